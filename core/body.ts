@@ -1,0 +1,86 @@
+import { parse as parseContentType } from 'content-type';
+import secureJson from 'secure-json-parse';
+import { HttpError } from './errors.js';
+
+/** The request body formats sevenfold parses; anything else is refused with `415`. */
+export type BodyFormat = 'json' | 'form';
+
+const FORMATS: ReadonlyMap<string, BodyFormat> = new Map([
+  ['application/json', 'json'],
+  ['application/x-www-form-urlencoded', 'form'],
+]);
+
+/**
+ * The body format from a request's `Content-Type` and `Content-Encoding`, or a `415`
+ * `HttpError`: only JSON and urlencoded, in UTF-8, with no content coding, are taken.
+ */
+export function bodyFormat(
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+): BodyFormat {
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
+    throw new HttpError(415, `Content-Encoding "${contentEncoding}" is not supported; send the body uncompressed`);
+  }
+  if (contentType === undefined || contentType === '') {
+    throw new HttpError(415, 'a Content-Type header is required: application/json or application/x-www-form-urlencoded');
+  }
+  const { type, parameters } = parseContentType(contentType);
+  const format = FORMATS.get(type);
+  if (format === undefined) {
+    throw new HttpError(415, `Content-Type "${type}" is not supported: send application/json or application/x-www-form-urlencoded`);
+  }
+  const charset = parameters.charset?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(415, `charset "${parameters.charset}" is not supported: send UTF-8`);
+  }
+  return format;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes UTF-8 body bytes, refusing malformed sequences with `400`. */
+export function decodeText(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'the request body is not valid UTF-8');
+  }
+}
+
+/**
+ * Parses a body in the given format. JSON goes through secure-json-parse, so `__proto__`
+ * and `constructor.prototype` keys are refused; form fields land in a null-prototype object.
+ */
+export function parseBody(format: BodyFormat, text: string): unknown {
+  return format === 'json' ? parseJson(text) : parseForm(text);
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') throw new HttpError(400, 'the JSON body is empty');
+  try {
+    return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new HttpError(400, `malformed JSON body: ${reason}`);
+  }
+}
+
+function parseForm(text: string): Record<string, string | string[]> {
+  return parsePairs(text, true);
+}
+
+/**
+ * Parses `a=1&b=2&a=3` into a null-prototype object; repeated keys become arrays, in order.
+ * With `refuseProto`, a `__proto__` key is a `400`, as it is in JSON bodies.
+ */
+export function parsePairs(text: string, refuseProto: boolean): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const [key, value] of new URLSearchParams(text)) {
+    if (refuseProto && key === '__proto__') throw new HttpError(400, 'form field "__proto__" is not allowed');
+    const seen = fields[key];
+    if (seen === undefined) fields[key] = value;
+    else if (typeof seen === 'string') fields[key] = [seen, value];
+    else seen.push(value);
+  }
+  return fields;
+}

@@ -1,0 +1,17 @@
+export { ACTIONS, ACTION_NAMES, type Action } from './actions.js';
+export { HttpError, RouteDefinitionError, STATUS_TITLES, type HttpErrorOptions, type Problem } from './errors.js';
+export { idParam, singular, IRREGULAR, UNCOUNTABLE, type IdParam, type Singular } from './inflect.js';
+export { compile, type Matcher, type MatcherOptions } from './matcher.js';
+export { pathFor } from './path.js';
+export { Reply, Result, created, html, json, noContent, redirect, text, type ResultKind } from './reply.js';
+export {
+  resource,
+  routes,
+  tableOf,
+  type ActionPath,
+  type Handlers,
+  type Resource,
+  type ResourceOptions,
+  type Routable,
+} from './resource.js';
+export type { Handler, Headers, HttpMethod, Match, ParamKeys, Params, Query, Request, Route, RouteTable } from './types.js';

@@ -1,0 +1,61 @@
+import type { ParamKeys, Route } from './types.js';
+
+/** The parameter names of a path pattern, in order: `/posts/:post_id/edit` → `['post_id']`. */
+export function paramNames(path: string): string[] {
+  const names: string[] = [];
+  for (const segment of path.split('/')) if (segment.startsWith(':')) names.push(segment.slice(1));
+  return names;
+}
+
+/** A path pattern with the parameter names erased, so `/a/:x` and `/a/:y` compare equal. */
+export function shapeOf(path: string): string {
+  return path.replace(/\/:[^/]+/g, '/:');
+}
+
+type PathArgs<Path extends string> = [ParamKeys<Path>] extends [never]
+  ? [params?: Record<string, never>]
+  : [params: { readonly [K in ParamKeys<Path>]: string | number }];
+
+/**
+ * The URL path of a route for the given params, percent-encoded: the inverse of `match`.
+ * `pathFor(posts.actions.edit, { post_id: 'a b' })` → `/posts/a%20b/edit`.
+ */
+export function pathFor<Path extends string>(
+  route: Route<Path> | Path,
+  ...[params]: PathArgs<Path>
+): string {
+  const pattern: string = typeof route === 'string' ? route : route.path;
+  return pattern.replace(/:([^/]+)/g, (_, name: string) => {
+    const value = params !== undefined && Object.hasOwn(params, name)
+      ? (params as Record<string, unknown>)[name]
+      : undefined;
+    if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
+      throw new TypeError(`pathFor('${pattern}'): missing value for :${name}`);
+    }
+    return encodeURIComponent(value);
+  });
+}
+
+/** A request target split into its still-encoded path and its query string (without `?`). */
+export interface Target {
+  readonly path: string;
+  readonly search: string;
+}
+
+/**
+ * Splits a request target into path and query. Accepts origin-form (`/posts?x=1`) and
+ * absolute-form (`http://host/posts`), which proxies send; anything else is `undefined`.
+ */
+export function splitTarget(url: string): Target | undefined {
+  if (url.charCodeAt(0) !== 47 /* / */) return absoluteTarget(url);
+  const q = url.indexOf('?');
+  return q === -1 ? { path: url, search: '' } : { path: url.slice(0, q), search: url.slice(q + 1) };
+}
+
+function absoluteTarget(url: string): Target | undefined {
+  if (!/^https?:\/\//i.test(url)) return undefined;
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return { path: '/', search: '' };
+  const hash = url.indexOf('#', start);
+  return splitTarget(hash === -1 ? url.slice(start) : url.slice(start, hash));
+}

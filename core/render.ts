@@ -1,0 +1,80 @@
+import { HttpError } from './errors.js';
+import type { Match } from './types.js';
+import { Result } from './reply.js';
+
+/** A response ready to write: what both adapters send, byte for byte. */
+export interface Rendered {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** The body text; empty for `204`, redirects and bodiless results. */
+  readonly body: string;
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+const CONTENT_TYPES = {
+  json: JSON_CONTENT_TYPE,
+  html: 'text/html; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+} as const;
+
+/**
+ * Turns what a handler returned into a response: a `Result` as it says, `undefined` as
+ * `204`, anything else as `200` JSON. Headers added through `Reply.header()` come last.
+ */
+export function renderResult(out: unknown, added: Record<string, string> | null): Rendered {
+  const result = out instanceof Result ? out : out === undefined ? NO_CONTENT : new Result(200, 'json', out);
+  const headers: Record<string, string> = Object.create(null);
+  let body = '';
+  if (result.kind !== 'empty') {
+    body = result.kind === 'json' ? stringify(result.body) : String(result.body);
+    headers['Content-Type'] = CONTENT_TYPES[result.kind];
+  }
+  if (result.headers !== undefined) Object.assign(headers, result.headers);
+  if (added !== null) Object.assign(headers, added);
+  return { status: result.status, headers, body };
+}
+
+const NO_CONTENT = new Result(204, 'empty', undefined);
+
+function stringify(value: unknown): string {
+  const text = JSON.stringify(value);
+  // JSON.stringify answers undefined for functions and symbols: a handler bug, not a response.
+  if (text === undefined) throw new TypeError(`handler returned a ${typeof value}, which has no JSON form`);
+  return text;
+}
+
+/**
+ * Turns a thrown value into a problem+json response. An `HttpError` speaks for itself;
+ * anything else is a bare `500` that reveals no message, stack or path.
+ */
+export function renderError(err: unknown): Rendered {
+  const error = err instanceof HttpError ? err : INTERNAL;
+  const headers: Record<string, string> = Object.create(null);
+  headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
+  if (error.headers !== undefined) Object.assign(headers, error.headers);
+  return { status: error.status, headers, body: JSON.stringify(error.toProblem()) };
+}
+
+const INTERNAL = new HttpError(500);
+
+/**
+ * The answer to a request no route serves: `204` + `Allow` for OPTIONS on a known path,
+ * `405` + `Allow` for another method there, `404` for an unknown path, `400`/`414` for a
+ * path that cannot be read.
+ */
+export function renderMiss(match: Exclude<Match, { kind: 'found' }>, method: string): Rendered {
+  switch (match.kind) {
+    case 'method-not-allowed':
+      if (method === 'OPTIONS') return { status: 204, headers: { Allow: match.allow }, body: '' };
+      return renderError(
+        new HttpError(405, `${method} is not allowed here; allowed: ${match.allow}`, { headers: { Allow: match.allow } }),
+      );
+    case 'not-found':
+      return renderError(NOT_FOUND);
+    case 'bad-request':
+      return renderError(new HttpError(match.status, match.detail));
+  }
+}
+
+const NOT_FOUND = new HttpError(404, 'no route matches this path');

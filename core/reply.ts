@@ -1,0 +1,84 @@
+/** How a result's body is serialised. */
+export type ResultKind = 'json' | 'html' | 'text' | 'empty';
+
+/**
+ * A response as data: status, body and extra headers. Handlers return one (through the
+ * helpers below) when a plain value, sent as `200` JSON, is not what they mean.
+ */
+export class Result {
+  constructor(
+    readonly status: number,
+    readonly kind: ResultKind,
+    readonly body: unknown,
+    readonly headers: Readonly<Record<string, string>> | undefined = undefined,
+  ) {}
+}
+
+/** A JSON response with any status: `json({ ok: true }, 202)`. */
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Result {
+  return new Result(status, 'json', body, headers);
+}
+
+/** `201 Created` with a `Location` header and, when given, the created thing as JSON. */
+export function created(location: string, body?: unknown): Result {
+  return new Result(201, body === undefined ? 'empty' : 'json', body, { Location: location });
+}
+
+/** `204 No Content`; a handler returning `undefined` means the same. */
+export function noContent(): Result {
+  return new Result(204, 'empty', undefined);
+}
+
+/** A redirect with `Location`: 302 by default, 303 after a form post, 301/307/308 as needed. */
+export function redirect(location: string, status: 301 | 302 | 303 | 307 | 308 = 302): Result {
+  return new Result(status, 'empty', undefined, { Location: location });
+}
+
+/** An HTML response; the markup is sent as given, so escape user content before. */
+export function html(markup: string, status = 200, headers?: Record<string, string>): Result {
+  return new Result(status, 'html', markup, headers);
+}
+
+/** A plain-text response. */
+export function text(body: string, status = 200, headers?: Record<string, string>): Result {
+  return new Result(status, 'text', body, headers);
+}
+
+/**
+ * The second argument of every handler: the result helpers, plus `header()` to add response
+ * headers whatever the handler returns.
+ */
+export class Reply {
+  /** Headers added with `header()`, sent with the response (null until the first one). */
+  headers: Record<string, string> | null = null;
+
+  /** Adds a response header, e.g. `res.header('Link', '</posts?offset=10>; rel="next"')`. */
+  header(name: string, value: string): this {
+    (this.headers ??= Object.create(null) as Record<string, string>)[name] = value;
+    return this;
+  }
+
+  json(body: unknown, status = 200): Result {
+    return json(body, status);
+  }
+
+  created(location: string, body?: unknown): Result {
+    return created(location, body);
+  }
+
+  noContent(): Result {
+    return noContent();
+  }
+
+  redirect(location: string, status: 301 | 302 | 303 | 307 | 308 = 302): Result {
+    return redirect(location, status);
+  }
+
+  html(markup: string, status = 200): Result {
+    return html(markup, status);
+  }
+
+  text(body: string, status = 200): Result {
+    return text(body, status);
+  }
+}

@@ -1,0 +1,241 @@
+import leven from 'leven';
+import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
+import { RouteDefinitionError } from './errors.js';
+import { idParam, type IdParam } from './inflect.js';
+import { compile } from './matcher.js';
+import { paramNames } from './path.js';
+import type { Handler, Params, Route, RouteTable } from './types.js';
+
+/** Options of `resource()`; each one changes the table, and the listing shows the result. */
+export interface ResourceOptions {
+  /** Route only these actions (each must have a handler). */
+  readonly only?: readonly Action[];
+  /** Route every action that has a handler except these. */
+  readonly except?: readonly Action[];
+  /** The id parameter name, e.g. `slug`; defaults to the singular of the name plus `_id`. */
+  readonly param?: string;
+  /** The URL segment, e.g. `blog-posts`, when it differs from the resource name. */
+  readonly path?: string;
+}
+
+type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string } ? P : IdParam<N>;
+type SegmentOf<N extends string, O> = O extends { readonly path: infer S extends string } ? S : N;
+
+/** The path pattern of an action: `ActionPath<'edit', 'posts', 'post_id'>` is `/posts/:post_id/edit`. */
+export type ActionPath<A extends Action, Segment extends string, P extends string> =
+  `/${Segment}${(typeof ACTIONS)[A]['member'] extends true ? `/:${P}` : ''}${(typeof ACTIONS)[A]['suffix']}`;
+
+/** The handlers object of a resource: each action's handler sees exactly its path params. */
+export type Handlers<Segment extends string, P extends string> = {
+  readonly [A in Action]?: Handler<Params<ActionPath<A, Segment, P>>> | undefined;
+};
+
+type UnknownKeys<H> = {
+  readonly [K in Exclude<keyof H, Action>]: `'${K & string}' is not an action: use index, show, new, edit, create, update or destroy`;
+};
+
+type Only<O> = O extends { readonly only: readonly (infer A)[] } ? A : Action;
+type Except<O> = O extends { readonly except: readonly (infer A)[] } ? A : never;
+type Kept<H, O> = Exclude<Extract<keyof H, Action> & Only<O>, Except<O>>;
+
+// A name the inflection rule cannot read (people2, inbox) must come with an explicit param.
+type NameCheck<N extends string, O> = [ParamOf<N, O>] extends [never]
+  ? { readonly 'cannot tell the singular of this name: pass options.param': N }
+  : unknown;
+
+/** A resource: its name, id parameter, URL segment and the route table it produced. */
+export interface Resource<
+  N extends string = string,
+  P extends string = string,
+  Segment extends string = string,
+  A extends Action = Action,
+> {
+  readonly name: N;
+  readonly param: P;
+  readonly path: Segment;
+  /** The routes in table order (index, show, new, edit, create, update, destroy). */
+  readonly routes: RouteTable;
+  /** The same routes keyed by action, typed by their path, for `pathFor()`. */
+  readonly actions: { readonly [K in A]: Route<ActionPath<K, Segment, P>> };
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+const PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SEGMENT = /^[A-Za-z0-9._~-]+$/;
+const OPTION_KEYS = ['only', 'except', 'param', 'path'] as const;
+
+/** The closest of `candidates` to a mistyped `word`, as ` (did you mean "x"?)`, or ''. */
+export function suggest(word: string, candidates: readonly string[]): string {
+  let best = '';
+  let distance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = leven(word.toLowerCase(), candidate);
+    if (d < distance) [best, distance] = [candidate, d];
+  }
+  return best === '' ? '' : ` (did you mean "${best}"?)`;
+}
+
+/**
+ * Declares a resource and returns its route table as data. For `resource('posts', …)`:
+ *
+ *     posts.index    GET     /posts
+ *     posts.show     GET     /posts/:post_id
+ *     posts.new      GET     /posts/:post_id/new
+ *     posts.edit     GET     /posts/:post_id/edit
+ *     posts.create   POST    /posts
+ *     posts.update   PUT     /posts/:post_id
+ *     posts.destroy  DELETE  /posts/:post_id
+ *
+ * One route per action that has a handler, narrowed by `only`/`except`. Mistakes throw a
+ * `RouteDefinitionError` naming the resource and the action.
+ */
+export function resource<
+  const N extends string,
+  H extends Handlers<SegmentOf<N, O>, ParamOf<N, O>>,
+  const O extends ResourceOptions = {},
+>(
+  name: N & NameCheck<N, O>,
+  handlers: H & UnknownKeys<H>,
+  options?: O,
+): Resource<N, ParamOf<N, O>, SegmentOf<N, O>, Kept<H, O>>;
+export function resource(name: string, handlers: Record<string, unknown>, options: ResourceOptions = {}): Resource {
+  const call = `resource(${JSON.stringify(name)})`;
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new RouteDefinitionError(
+      `${call}: invalid resource name; use letters, digits and _ starting with a letter, e.g. "posts" or "blog_posts" (set options.path for the URL)`,
+      { resource: String(name) },
+    );
+  }
+  if (handlers === null || typeof handlers !== 'object') {
+    throw new RouteDefinitionError(`${call}: handlers must be an object such as { index, show }`, { resource: name });
+  }
+  const opts = checkOptions(call, name, options);
+  for (const key of Object.keys(handlers)) {
+    if (!isAction(key)) {
+      throw new RouteDefinitionError(
+        `${call}: unknown action "${key}"${suggest(key, ACTION_NAMES)}; actions are ${ACTION_NAMES.join(', ')}`,
+        { resource: name, action: key },
+      );
+    }
+    const handler = handlers[key];
+    if (handler !== undefined && typeof handler !== 'function') {
+      throw new RouteDefinitionError(`${call}: the handler for ${name}#${key} must be a function, got ${describe(handler)}`, {
+        resource: name,
+        action: key,
+      });
+    }
+  }
+  for (const action of opts.only ?? []) {
+    if (handlers[action] === undefined) {
+      throw new RouteDefinitionError(`${call}: ${name}#${action} is listed in "only" but has no handler`, { resource: name, action });
+    }
+  }
+  const param = opts.param ?? idParam(name);
+  if (param === undefined) {
+    throw new RouteDefinitionError(
+      `${call}: cannot tell the singular of "${name}" to name its id parameter; pass options.param, e.g. { param: "id" }`,
+      { resource: name },
+    );
+  }
+  const segment = opts.path ?? name;
+  const actions = ACTION_NAMES.filter(
+    (action) => handlers[action] !== undefined && (opts.only?.includes(action) ?? true) && !opts.except?.includes(action),
+  );
+  if (actions.length === 0) {
+    throw new RouteDefinitionError(`${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`, { resource: name });
+  }
+  const table = actions.map((action) => actionRoute(name, action, segment, param, handlers[action] as Handler));
+  compile(table);
+  return Object.freeze({
+    name,
+    param,
+    path: segment,
+    routes: Object.freeze(table),
+    actions: Object.freeze(Object.fromEntries(table.map((route) => [route.action, route]))),
+  }) as Resource;
+}
+
+function actionRoute(name: string, action: Action, segment: string, param: string, handler: Handler): Route {
+  const shape = ACTIONS[action];
+  const path = `/${segment}${shape.member ? `/:${param}` : ''}${shape.suffix}`;
+  return Object.freeze({
+    resource: name,
+    action,
+    method: shape.method,
+    path,
+    params: Object.freeze(paramNames(path)),
+    name: `${name}.${action}`,
+    body: shape.body,
+    handler,
+  });
+}
+
+function checkOptions(call: string, name: string, options: unknown): ResourceOptions {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') {
+    throw new RouteDefinitionError(`${call}: options must be an object`, { resource: name });
+  }
+  const opts = options as Record<string, unknown>;
+  for (const key of Object.keys(opts)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new RouteDefinitionError(`${call}: unknown option "${key}"${suggest(key, OPTION_KEYS)}; options are ${OPTION_KEYS.join(', ')}`, {
+        resource: name,
+      });
+    }
+  }
+  if (opts.only !== undefined && opts.except !== undefined) {
+    throw new RouteDefinitionError(`${call}: use "only" or "except", not both`, { resource: name });
+  }
+  for (const key of ['only', 'except'] as const) {
+    const list = opts[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      throw new RouteDefinitionError(`${call}: "${key}" must be an array of actions, e.g. ["index", "show"]`, { resource: name });
+    }
+    for (const action of list) {
+      if (typeof action !== 'string' || !isAction(action)) {
+        throw new RouteDefinitionError(
+          `${call}: "${key}" names unknown action ${JSON.stringify(action)}${typeof action === 'string' ? suggest(action, ACTION_NAMES) : ''}; actions are ${ACTION_NAMES.join(', ')}`,
+          { resource: name, action: String(action) },
+        );
+      }
+    }
+  }
+  if (opts.param !== undefined && (typeof opts.param !== 'string' || !PARAM.test(opts.param))) {
+    throw new RouteDefinitionError(`${call}: "param" must be an identifier such as "post_id" or "slug", got ${describe(opts.param)}`, {
+      resource: name,
+    });
+  }
+  if (opts.path !== undefined && (typeof opts.path !== 'string' || !SEGMENT.test(opts.path) || opts.path === '.' || opts.path === '..')) {
+    throw new RouteDefinitionError(
+      `${call}: "path" must be one URL segment of letters, digits and - . _ ~ (no slashes), got ${describe(opts.path)}`,
+      { resource: name },
+    );
+  }
+  return opts as ResourceOptions;
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : typeof value === 'string' ? JSON.stringify(value) : typeof value;
+}
+
+/** Anything that holds routes: a resource, a table, or a single route. */
+export type Routable = Resource<any, any, any, any> | RouteTable | Route;
+
+/** The routes of a resource or table, as a table. */
+export function tableOf(source: Routable): RouteTable {
+  if (Array.isArray(source)) return source as RouteTable;
+  if (source !== null && typeof source === 'object' && 'routes' in source && Array.isArray(source.routes)) return source.routes;
+  if (source !== null && typeof source === 'object' && 'handler' in source && 'path' in source) return [source as Route];
+  throw new TypeError('expected a resource, a route table or a route');
+}
+
+/**
+ * Combines resources and tables into one frozen table, in the order given. Two routes with
+ * the same method and path shape throw a `RouteDefinitionError` naming both.
+ */
+export function routes(...sources: Routable[]): RouteTable {
+  const table = Object.freeze(sources.flatMap((source) => tableOf(source)));
+  compile(table);
+  return table;
+}

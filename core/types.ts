@@ -1,0 +1,82 @@
+import type { Action } from './actions.js';
+import type { Reply, Result } from './reply.js';
+
+export type { Action } from './actions.js';
+
+/** HTTP methods a route can answer. */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** The parameter names in a path pattern: `ParamKeys<'/posts/:post_id/edit'>` is `'post_id'`. */
+export type ParamKeys<Path extends string> = string extends Path
+  ? string
+  : Path extends `${string}:${infer Name}/${infer Rest}`
+    ? Name | ParamKeys<`/${Rest}`>
+    : Path extends `${string}:${infer Name}`
+      ? Name
+      : never;
+
+/** The decoded path parameters of a path pattern, as the handler sees them. */
+export type Params<Path extends string> = { readonly [K in ParamKeys<Path>]: string };
+
+/** The parsed query string: a repeated key gives an array, in order. */
+export type Query = Readonly<Record<string, string | string[] | undefined>>;
+
+/** Request headers, lower-cased, as node:http reports them. */
+export type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+/** What a handler receives: the matched route, decoded params, query and body. */
+export interface Request<P = Readonly<Record<string, string>>> {
+  /** The request method as sent (`HEAD` for a HEAD served by a GET route). */
+  readonly method: string;
+  /** The request target as sent, e.g. `/posts?limit=2`. */
+  readonly url: string;
+  /** The path part of the target, still percent-encoded. */
+  readonly path: string;
+  readonly headers: Headers;
+  /** Decoded path parameters in a null-prototype object. */
+  readonly params: P;
+  /** The query string parsed into a null-prototype object (parsed on first use). */
+  readonly query: Query;
+  /** The parsed body (JSON or urlencoded) for routes that read one, otherwise `undefined`. */
+  readonly body: unknown;
+  /** The route record that matched. */
+  readonly route: Route;
+  /** The first of `types` the client's `Accept` header prefers, or `false` if it takes none. */
+  accepts(...types: string[]): string | false;
+}
+
+/** A handler: its return value is the response (see `Result` and the `Reply` helpers). */
+export type Handler<P = Readonly<Record<string, string>>> = (
+  req: Request<P>,
+  res: Reply,
+) => unknown;
+
+/** A route record: plain data plus the handler that serves it. */
+export interface Route<Path extends string = string> {
+  /** The resource the route belongs to, e.g. `posts`. */
+  readonly resource: string;
+  /** The action it serves: one of the seven for `resource()` routes. */
+  readonly action: Action | (string & {});
+  readonly method: HttpMethod;
+  /** The path pattern, e.g. `/posts/:post_id/edit`. */
+  readonly path: Path;
+  /** The names of the path parameters, in path order. */
+  readonly params: readonly ParamKeys<Path>[];
+  /** A stable name for the route, e.g. `posts.edit`. */
+  readonly name: string;
+  /** Whether the request body is read and parsed before the handler runs. */
+  readonly body: boolean;
+  readonly handler: Handler<any>;
+}
+
+/** A frozen list of routes: what adapters mount and listings print. */
+export type RouteTable = readonly Route[];
+
+/** What the matcher says about a method and a path. */
+export type Match =
+  | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
+  | { readonly kind: 'method-not-allowed'; readonly allow: string }
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'bad-request'; readonly status: 400 | 414; readonly detail: string };
+
+export type { Result };
