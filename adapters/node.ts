@@ -35,7 +35,7 @@ export interface ServeOptions extends DispatchOptions, ListenOptions {}
 /** A listening server, its URL, and a graceful `close()`. */
 export interface Running {
   readonly server: Server;
-  /** E.g. `http://127.0.0.1:3000`, with the port actually bound. */
+  /** E.g. `http://127.0.0.1:3000`: the host as given, with the port actually bound. */
   readonly url: string;
   /** Stops accepting, lets requests in flight finish, then resolves; idempotent. */
   close(): Promise<void>;
@@ -61,7 +61,7 @@ export function listen(server: Server, options: ListenOptions = {}): Promise<Run
     server.listen(port, host, () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
-      const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const hostname = host.includes(':') ? `[${host}]` : host;
       let closing: Promise<void> | undefined;
       resolve({
         server,
