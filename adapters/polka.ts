@@ -5,12 +5,13 @@ import { createDispatcher, sendSafely, type DispatchOptions } from './http.js';
 
 export type { DispatchOptions } from './http.js';
 
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => unknown;
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /** The part of a polka app (0.5 or 1.x) that `mount` uses; polka itself is never imported. */
 export interface PolkaLike {
   use(...handlers: Middleware[]): unknown;
-  onNoMatch?: ((req: IncomingMessage, res: ServerResponse) => unknown) | undefined;
+  /** Replaced by `mount` (see `MountOptions.notFound`); its type differs between polka versions. */
+  onNoMatch?: unknown;
 }
 
 export interface MountOptions extends DispatchOptions {

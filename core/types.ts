@@ -61,7 +61,7 @@ export interface Route<Path extends string = string> {
   /** The path pattern, e.g. `/posts/:post_id/edit`. */
   readonly path: Path;
   /** The names of the path parameters, in path order. */
-  readonly params: readonly ParamKeys<Path>[];
+  readonly params: readonly string[];
   /** A stable name for the route, e.g. `posts.edit`. */
   readonly name: string;
   /** Whether the request body is read and parsed before the handler runs. */

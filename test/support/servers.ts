@@ -1,0 +1,35 @@
+import { createServer, type RequestListener } from 'node:http';
+import polka from 'polka';
+import polkaNext from 'polka-next';
+import { listen, serve, type Running } from '../../adapters/node.js';
+import { mount, type MountOptions } from '../../adapters/polka.js';
+import type { Routable } from '../../core/index.js';
+
+/** How to serve a table on one adapter, for suites that run every case on each. */
+export interface AdapterUnderTest {
+  readonly name: string;
+  start(source: Routable, options?: MountOptions): Promise<Running>;
+}
+
+const quiet: MountOptions = { onError: () => {} };
+
+export const ADAPTERS: readonly AdapterUnderTest[] = [
+  { name: 'node', start: (source, options) => serve(source, { ...quiet, ...options }) },
+  {
+    name: 'polka@0.5',
+    start: (source, options) =>
+      listen(createServer(mount(polka(), source, { ...quiet, ...options }).handler as RequestListener)),
+  },
+  {
+    name: 'polka@1.0-next',
+    start: (source, options) => {
+      const app = mount(polkaNext(), source, { ...quiet, ...options });
+      return listen(createServer(app.handler as RequestListener));
+    },
+  },
+];
+
+/** Starts one server per adapter for the same table. */
+export async function startAll(source: Routable, options?: MountOptions): Promise<Array<{ name: string; running: Running }>> {
+  return Promise.all(ADAPTERS.map(async (adapter) => ({ name: adapter.name, running: await adapter.start(source, options) })));
+}
