@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderMiss } from '../core/render.js';
 import type { Routable } from '../core/resource.js';
-import { createDispatcher, sendSafely, type DispatchOptions } from './http.js';
+import { createDispatcher, type DispatchOptions } from './http.js';
 
 export type { DispatchOptions } from './http.js';
 
@@ -30,10 +29,8 @@ export interface MountOptions extends DispatchOptions {
 export function mount<App extends PolkaLike>(app: App, source: Routable, options: MountOptions = {}): App {
   const dispatch = createDispatcher(source, options);
   app.use((req, res, next) => dispatch(req, res, () => next()));
-  if (options.notFound !== false) app.onNoMatch = notFound;
+  // polka 1.x runs no middleware for absolute-form targets (`GET http://host/posts`), so the
+  // no-match handler dispatches too; for anything else it ends in the same problem+json 404.
+  if (options.notFound !== false) app.onNoMatch = (req: IncomingMessage, res: ServerResponse) => dispatch(req, res);
   return app;
-}
-
-function notFound(req: IncomingMessage, res: ServerResponse): void {
-  sendSafely(req, res, renderMiss({ kind: 'not-found' }, req.method ?? 'GET'));
 }

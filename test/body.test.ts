@@ -1,0 +1,67 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bodyFormat, decodeText, parseBody } from '../core/body.js';
+import { HttpError } from '../core/errors.js';
+
+function status(call: () => unknown): number | 'ok' {
+  try {
+    call();
+    return 'ok';
+  } catch (error) {
+    assert.instance(error, HttpError);
+    return (error as HttpError).status;
+  }
+}
+
+const TYPES: ReadonlyArray<[contentType: string | undefined, encoding: string | undefined, expected: 'json' | 'form' | 415]> = [
+  ['application/json', undefined, 'json'],
+  ['Application/JSON; charset=UTF-8', undefined, 'json'],
+  ['application/json;charset="utf-8"', undefined, 'json'],
+  ['application/x-www-form-urlencoded', undefined, 'form'],
+  ['application/x-www-form-urlencoded; charset=utf-8', 'identity', 'form'],
+  ['application/json; charset=latin1', undefined, 415],
+  ['application/jsonx', undefined, 415],
+  ['text/plain', undefined, 415],
+  ['multipart/form-data; boundary=x', undefined, 415],
+  ['application/json', 'gzip', 415],
+  [undefined, undefined, 415],
+  ['', undefined, 415],
+];
+
+for (const [type, encoding, expected] of TYPES) {
+  test(`bodyFormat() :: ${type ?? '(none)'}${encoding ? ` + ${encoding}` : ''} → ${expected}`, () => {
+    let got: string | number;
+    try {
+      got = bodyFormat(type, encoding);
+    } catch (error) {
+      got = (error as HttpError).status;
+    }
+    assert.is(got, expected);
+  });
+}
+
+test('parseBody() :: JSON values, and 400 for empty, malformed or poisoned JSON', () => {
+  assert.equal(parseBody('json', '{"title":"a","n":[1,2]}'), { title: 'a', n: [1, 2] });
+  assert.equal(parseBody('json', '[1]'), [1]);
+  assert.is(parseBody('json', '"text"'), 'text');
+  for (const bad of ['', '  ', '{', '{"a":1,}', "{'a':1}", '{"__proto__":{"x":1}}', '{"a":{"constructor":{"prototype":{"x":1}}}}']) {
+    assert.is(status(() => parseBody('json', bad)), 400, bad);
+  }
+  assert.is(({} as Record<string, unknown>).x, undefined);
+});
+
+test('parseBody() :: urlencoded fields land in a null-prototype object, repeated ones as arrays', () => {
+  const fields = parseBody('form', 'title=Hello+world&body=%E2%9C%93&tag=a&tag=b&constructor=x') as Record<string, unknown>;
+  assert.is(Object.getPrototypeOf(fields), null);
+  assert.equal({ ...fields }, { title: 'Hello world', body: '✓', tag: ['a', 'b'], constructor: 'x' });
+  assert.equal({ ...(parseBody('form', '') as object) }, {});
+  assert.is(status(() => parseBody('form', '__proto__=1')), 400);
+  assert.is(status(() => parseBody('form', '%5F%5Fproto%5F%5F[x]=1')), 'ok');
+});
+
+test('decodeText() :: malformed UTF-8 is a 400', () => {
+  assert.is(decodeText(Buffer.from('héllo')), 'héllo');
+  assert.is(status(() => decodeText(Buffer.from([0x7b, 0xc3, 0x28, 0x7d]))), 400);
+});
+
+test.run();

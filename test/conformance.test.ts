@@ -1,0 +1,254 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { HttpError, resource, type Request } from '../core/index.js';
+import { exchange, json, parseResponse, raw, requestText, type RawRequest, type RawResponse } from './support/http.js';
+import { startAll } from './support/servers.js';
+
+// Handlers that echo what they were given, so the wire shows what each adapter passed in.
+const widgets = resource('widgets', {
+  index: (req) => ({ query: { ...req.query } }),
+  show(req) {
+    const id = req.params.widget_id;
+    if (id === 'boom') throw new Error('secret detail at /srv/app/widgets.js:12');
+    if (id === 'reject') return Promise.reject(new TypeError('rejected'));
+    if (id === 'missing') throw new HttpError(404, 'no widget "missing"');
+    if (id === 'nothing') return undefined;
+    if (id === 'function') return () => 1;
+    if (id === 'late') return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 20));
+    return { params: { ...req.params }, proto: Object.getPrototypeOf(req.params) === null };
+  },
+  new: (req, res) => res.html(`<form>${req.params.widget_id.length}</form>`),
+  edit: (req: Request<{ widget_id: string }>, res) =>
+    req.accepts('application/json', 'text/html') === 'text/html' ? res.html('<h1>edit</h1>') : { edit: req.params.widget_id },
+  create: (req, res) => res.created('/widgets/1', { body: req.body }),
+  update(req, res) {
+    if (req.params.widget_id === 'badheader') return res.header('X-Bad', 'a\nb').json({});
+    return { id: req.params.widget_id, body: req.body };
+  },
+  destroy: () => undefined,
+});
+
+const MiB = 1024 * 1024;
+const chunked = (parts: string[]) => parts.map((p) => `${Buffer.byteLength(p).toString(16)}\r\n${p}\r\n`).join('') + '0\r\n\r\n';
+const jsonHeaders = { 'Content-Type': 'application/json' };
+
+interface Case {
+  readonly name: string;
+  readonly request: RawRequest | Buffer;
+  check(response: RawResponse): void;
+}
+
+const problem = (status: number) => (r: RawResponse) => {
+  assert.is(r.status, status);
+  assert.is(r.headers['content-type'], 'application/problem+json');
+  const body = json(r);
+  assert.is(body.status, status);
+  assert.is(body.type, 'about:blank');
+  assert.type(body.title, 'string');
+  assert.not.match(r.body, /secret|\/srv\/|at .*\.js/);
+};
+
+const CASES: Case[] = [
+  {
+    name: 'GET index: 200 JSON with Content-Length',
+    request: { path: '/widgets' },
+    check: (r) => {
+      assert.is(r.status, 200);
+      assert.is(r.headers['content-type'], 'application/json; charset=utf-8');
+      assert.is(r.headers['content-length'], String(Buffer.byteLength(r.body)));
+      assert.equal(json(r), { query: {} });
+    },
+  },
+  {
+    name: 'query: parsed, repeated keys as arrays',
+    request: { path: '/widgets?a=1&a=2&b=x+y&__proto__=p' },
+    check: (r) => assert.equal(json(r), { query: { a: ['1', '2'], b: 'x y', ['__proto__']: 'p' } }),
+  },
+  {
+    name: 'show: decoded params in a null-prototype object',
+    request: { path: '/widgets/a%20b' },
+    check: (r) => assert.equal(json(r), { params: { widget_id: 'a b' }, proto: true }),
+  },
+  { name: 'show: __proto__ is an ordinary id', request: { path: '/widgets/__proto__' }, check: (r) => assert.is(r.body, '{"params":{"widget_id":"__proto__"},"proto":true}') },
+  { name: 'trailing slash is ignored', request: { path: '/widgets/7/' }, check: (r) => assert.equal(json(r).params, { widget_id: '7' }) },
+  { name: 'absolute-form target is routed by its path', request: { path: 'http://test.local/widgets/7?x=1' }, check: (r) => assert.equal(json(r).params, { widget_id: '7' }) },
+  {
+    name: 'HEAD on a GET route: same status and headers, no body',
+    request: { method: 'HEAD', path: '/widgets/7' },
+    check: (r) => {
+      assert.is(r.status, 200);
+      assert.is(r.headers['content-length'], String(Buffer.byteLength('{"params":{"widget_id":"7"},"proto":true}')));
+      assert.is(r.body, '');
+    },
+  },
+  {
+    name: 'OPTIONS on a known path: 204 with Allow',
+    request: { method: 'OPTIONS', path: '/widgets/7' },
+    check: (r) => {
+      assert.is(r.status, 204);
+      assert.is(r.headers.allow, 'GET, HEAD, PUT, DELETE, OPTIONS');
+      assert.is(r.body, '');
+    },
+  },
+  {
+    name: 'other method on a known path: 405 with Allow',
+    request: { method: 'PATCH', path: '/widgets/7' },
+    check: (r) => {
+      problem(405)(r);
+      assert.is(r.headers.allow, 'GET, HEAD, PUT, DELETE, OPTIONS');
+    },
+  },
+  { name: 'POST on a member path: 405', request: { method: 'POST', path: '/widgets/7', headers: jsonHeaders, body: '{}' }, check: problem(405) },
+  { name: 'unknown path: 404', request: { path: '/nope' }, check: problem(404) },
+  { name: 'OPTIONS on an unknown path: 404', request: { method: 'OPTIONS', path: '/nope' }, check: problem(404) },
+  {
+    name: 'HEAD on an unknown path: 404 without body',
+    request: { method: 'HEAD', path: '/nope' },
+    check: (r) => {
+      assert.is(r.status, 404);
+      assert.is(r.body, '');
+    },
+  },
+  { name: 'bad percent-encoding: 400', request: { path: '/widgets/%E0%A4%A' }, check: problem(400) },
+  { name: 'overlong UTF-8: 400', request: { path: '/widgets/%C0%AE' }, check: problem(400) },
+  { name: 'overlong param: 414', request: { path: `/widgets/${'x'.repeat(300)}` }, check: problem(414) },
+  { name: 'handler throws: 500 without details', request: { path: '/widgets/boom' }, check: problem(500) },
+  { name: 'handler rejects: 500', request: { path: '/widgets/reject' }, check: problem(500) },
+  { name: 'handler returns a function: 500', request: { path: '/widgets/function' }, check: problem(500) },
+  { name: 'header the handler set cannot be written: 500', request: { method: 'PUT', path: '/widgets/badheader', headers: jsonHeaders, body: '{}' }, check: problem(500) },
+  {
+    name: 'HttpError: its status and detail',
+    request: { path: '/widgets/missing' },
+    check: (r) => {
+      problem(404)(r);
+      assert.is(json(r).detail, 'no widget "missing"');
+    },
+  },
+  { name: 'undefined: 204', request: { path: '/widgets/nothing' }, check: (r) => assert.is(r.status, 204) },
+  { name: 'async result', request: { path: '/widgets/late' }, check: (r) => assert.equal(json(r), { late: true }) },
+  {
+    name: 'html result',
+    request: { path: '/widgets/x/new' },
+    check: (r) => {
+      assert.is(r.headers['content-type'], 'text/html; charset=utf-8');
+      assert.is(r.body, '<form>1</form>');
+    },
+  },
+  { name: 'Accept prefers HTML', request: { path: '/widgets/1/edit', headers: { Accept: 'text/html,*/*;q=0.8' } }, check: (r) => assert.is(r.body, '<h1>edit</h1>') },
+  { name: 'Accept */* gets JSON', request: { path: '/widgets/1/edit', headers: { Accept: '*/*' } }, check: (r) => assert.equal(json(r), { edit: '1' }) },
+  {
+    name: 'create with JSON: 201 and Location',
+    request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"title":"t","n":[1]}' },
+    check: (r) => {
+      assert.is(r.status, 201);
+      assert.is(r.headers.location, '/widgets/1');
+      assert.equal(json(r), { body: { title: 't', n: [1] } });
+    },
+  },
+  {
+    name: 'create with a form',
+    request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'title=a+b&tag=1&tag=2' },
+    check: (r) => assert.equal(json(r), { body: { title: 'a b', tag: ['1', '2'] } }),
+  },
+  {
+    name: 'media type with parameters, any case',
+    request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'Application/Json ; Charset="UTF-8"' }, body: '{"a":1}' },
+    check: (r) => assert.is(r.status, 201),
+  },
+  { name: 'text/plain body: 415', request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'text/plain' }, body: 'x' }, check: problem(415) },
+  { name: 'no Content-Type: 415', request: { method: 'POST', path: '/widgets', body: '{}' }, check: problem(415) },
+  { name: 'gzip body: 415', request: { method: 'POST', path: '/widgets', headers: { ...jsonHeaders, 'Content-Encoding': 'gzip' }, body: '{}' }, check: problem(415) },
+  { name: 'malformed JSON: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":' }, check: problem(400) },
+  { name: 'empty JSON body: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '' }, check: problem(400) },
+  { name: 'invalid UTF-8: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: Buffer.from([0x22, 0xc3, 0x28, 0x22]) }, check: problem(400) },
+  { name: '__proto__ in JSON: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"__proto__":{"admin":true}}' }, check: problem(400) },
+  { name: 'constructor.prototype in JSON: 400', request: { method: 'PUT', path: '/widgets/1', headers: jsonHeaders, body: '{"constructor":{"prototype":{"admin":true}}}' }, check: problem(400) },
+  { name: '__proto__ in a form: 400', request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '__proto__=1' }, check: problem(400) },
+  {
+    name: 'declared body over the limit: 413 and the connection closes',
+    request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: `"${'x'.repeat(MiB)}"` },
+    check: (r) => {
+      problem(413)(r);
+      assert.is(r.headers.connection, 'close');
+    },
+  },
+  {
+    name: 'chunked body over the limit: 413',
+    request: requestText({
+      method: 'POST',
+      path: '/widgets',
+      headers: { ...jsonHeaders, 'Transfer-Encoding': 'chunked' },
+      body: chunked(['"', ...Array(17).fill('y'.repeat(64 * 1024)), '"']),
+    }),
+    check: problem(413),
+  },
+  {
+    name: 'chunked body within the limit',
+    request: requestText({ method: 'POST', path: '/widgets', headers: { ...jsonHeaders, 'Transfer-Encoding': 'chunked' }, body: chunked(['{"a"', ':1}']) }),
+    check: (r) => assert.equal(json(r), { body: { a: 1 } }),
+  },
+  { name: 'update echoes the body', request: { method: 'PUT', path: '/widgets/9', headers: jsonHeaders, body: '[1,2]' }, check: (r) => assert.equal(json(r), { id: '9', body: [1, 2] }) },
+  {
+    name: 'destroy: 204 without Content-Length or body',
+    request: { method: 'DELETE', path: '/widgets/9' },
+    check: (r) => {
+      assert.is(r.status, 204);
+      assert.is(r.headers['content-length'], undefined);
+      assert.is(r.body, '');
+    },
+  },
+];
+
+const conformance = suite('conformance');
+let servers: Awaited<ReturnType<typeof startAll>> = [];
+conformance.before(async () => void (servers = await startAll(widgets)));
+conformance.after(() => Promise.all(servers.map(({ running }) => running.close())).then(() => undefined));
+
+for (const c of CASES) {
+  conformance(`${c.name} :: same bytes on every adapter`, async () => {
+    const answers: Array<[string, RawResponse]> = [];
+    for (const { name, running } of servers) {
+      const bytes = Buffer.isBuffer(c.request) ? c.request : requestText(c.request);
+      const response = parseResponse(await exchange(running.url, bytes));
+      try {
+        c.check(response);
+      } catch (error) {
+        (error as Error).message = `[${name}] ${(error as Error).message}`;
+        throw error;
+      }
+      answers.push([name, response]);
+    }
+    const [first, ...rest] = answers;
+    for (const [name, response] of rest) assert.is(response.wire, first![1].wire, `${name} differs from ${first![0]}`);
+    // The server still answers a good request afterwards.
+    for (const { running } of servers) assert.is((await raw(running.url, { path: '/widgets/ok' })).status, 200);
+  });
+}
+
+conformance('bodyLimit option :: 413 above it on every adapter', async () => {
+  const small = await startAll(widgets, { bodyLimit: 10 });
+  try {
+    for (const { running } of small) {
+      assert.is((await raw(running.url, { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":"12345"}' })).status, 413);
+      assert.is((await raw(running.url, { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":1}' })).status, 201);
+    }
+  } finally {
+    await Promise.all(small.map(({ running }) => running.close()));
+  }
+});
+
+conformance('onError :: sees every 500 error and no HttpError', async () => {
+  const seen: unknown[] = [];
+  const watched = await startAll(widgets, { onError: (error, req) => seen.push([(error as Error).message, req?.route.name]) });
+  try {
+    for (const { running } of watched) {
+      await raw(running.url, { path: '/widgets/boom' });
+      await raw(running.url, { path: '/widgets/missing' });
+    }
+    assert.equal(seen, Array(3).fill(['secret detail at /srv/app/widgets.js:12', 'widgets.show']));
+  } finally {
+    await Promise.all(watched.map(({ running }) => running.close()));
+  }
+});
+
+conformance.run();

@@ -1,0 +1,119 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compile, pathFor, resource, routes, type Match, type Route } from '../core/index.js';
+
+const ok = () => 'ok';
+const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
+const posts = resource('posts', all);
+const table = routes(
+  posts,
+  resource('tags', { index: ok, show: ok }, { param: 'name' }),
+  // A static route beside the param one, the way a Rails-style /posts/search would sit.
+  { ...posts.actions.index, name: 'posts.search', action: 'search', path: '/posts/search' } as Route,
+);
+const matcher = compile(table);
+
+/** The match, boiled down to a line that is easy to compare. */
+function brief(m: Match): string {
+  switch (m.kind) {
+    case 'found':
+      return `${m.route.name} ${JSON.stringify({ ...m.params })}`;
+    case 'method-not-allowed':
+      return `405 ${m.allow}`;
+    case 'not-found':
+      return '404';
+    case 'bad-request':
+      return `${m.status} ${m.detail}`;
+  }
+}
+
+const CASES: ReadonlyArray<[method: string, path: string, expected: string]> = [
+  ['GET', '/posts', 'posts.index {}'],
+  ['GET', '/posts/', 'posts.index {}'],
+  ['POST', '/posts', 'posts.create {}'],
+  ['GET', '/posts/42', 'posts.show {"post_id":"42"}'],
+  ['PUT', '/posts/42', 'posts.update {"post_id":"42"}'],
+  ['DELETE', '/posts/42', 'posts.destroy {"post_id":"42"}'],
+  ['GET', '/posts/42/new', 'posts.new {"post_id":"42"}'],
+  ['GET', '/posts/42/edit', 'posts.edit {"post_id":"42"}'],
+  ['GET', '/posts/42/edit/', 'posts.edit {"post_id":"42"}'],
+  ['GET', '/tags/ruby', 'tags.show {"name":"ruby"}'],
+  // Static segments beat params, and a dead end on the static branch falls back to the param.
+  ['GET', '/posts/search', 'posts.search {}'],
+  ['GET', '/posts/search/edit', 'posts.edit {"post_id":"search"}'],
+  ['DELETE', '/posts/search', 'posts.destroy {"post_id":"search"}'],
+  ['GET', '/posts/new', 'posts.show {"post_id":"new"}'],
+  ['HEAD', '/posts/42', 'posts.show {"post_id":"42"}'],
+  ['HEAD', '/posts', 'posts.index {}'],
+  // Params are decoded once; reserved words are ordinary values in a null-prototype object.
+  ['GET', '/posts/a%20b', 'posts.show {"post_id":"a b"}'],
+  ['GET', '/posts/a%2Fb', 'posts.show {"post_id":"a/b"}'],
+  ['GET', '/posts/%E2%9C%93', 'posts.show {"post_id":"✓"}'],
+  ['GET', '/posts/__proto__', 'posts.show {"post_id":"__proto__"}'],
+  ['GET', '/posts/constructor', 'posts.show {"post_id":"constructor"}'],
+  ['GET', '/p%6Fsts', 'posts.index {}'],
+  ['PATCH', '/posts/42', '405 GET, HEAD, PUT, DELETE, OPTIONS'],
+  ['POST', '/posts/42/edit', '405 GET, HEAD, OPTIONS'],
+  ['DELETE', '/posts', '405 GET, HEAD, POST, OPTIONS'],
+  ['OPTIONS', '/posts', '405 GET, HEAD, POST, OPTIONS'],
+  ['GET', '/', '404'],
+  ['GET', '/nope', '404'],
+  ['GET', '/posts//edit', '404'],
+  ['GET', '/posts/42/edit/more', '404'],
+  ['GET', '/tags/ruby/edit', '404'],
+  ['GET', '/Posts', '404'],
+  ['GET', '/posts/%E0%A4%A', '400 the path has malformed percent-encoding'],
+  ['GET', '/posts/%C0%AE', '400 the path has malformed percent-encoding'],
+  ['GET', '/posts/%zz', '400 the path has malformed percent-encoding'],
+  ['GET', '/posts/a%00b', '400 control characters are not allowed in the path'],
+  ['GET', '/posts/a%0D%0Ab', '400 control characters are not allowed in the path'],
+  ['GET', '/posts/..', '400 dot segments are not allowed in the path'],
+  ['GET', '/posts/%2e%2e/edit', '400 dot segments are not allowed in the path'],
+  ['GET', `/posts/${'x'.repeat(257)}`, '414 path parameter :post_id is longer than 256 characters'],
+];
+
+for (const [method, path, expected] of CASES) {
+  test(`match() :: ${method} ${path.length > 40 ? `${path.slice(0, 40)}…` : path}`, () => {
+    assert.is(brief(matcher.match(method, path)), expected);
+  });
+}
+
+test('match() :: params live in a null-prototype object', () => {
+  const m = matcher.match('GET', '/posts/__proto__');
+  assert.is(m.kind, 'found');
+  if (m.kind !== 'found') return;
+  assert.is(Object.getPrototypeOf(m.params), null);
+  assert.is(({} as Record<string, unknown>).post_id, undefined);
+});
+
+test('match() :: maxParamLength is an option', () => {
+  assert.is(brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/1234')), '414 path parameter :post_id is longer than 3 characters');
+  assert.is(brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/123')), 'posts.show {"post_id":"123"}');
+});
+
+test('pathFor() :: builds encoded paths and refuses missing params', () => {
+  assert.is(pathFor(posts.actions.edit, { post_id: 'a b/c' }), '/posts/a%20b%2Fc/edit');
+  assert.is(pathFor(posts.actions.index), '/posts');
+  assert.is(pathFor('/posts/:post_id', { post_id: 7 }), '/posts/7');
+  assert.throws(() => pathFor(posts.actions.show, {} as never), /pathFor\('\/posts\/:post_id'\): missing value for :post_id/);
+  assert.throws(() => pathFor(posts.actions.show, { post_id: '' }), /missing value for :post_id/);
+});
+
+test('pathFor() and match() :: are inverses for every route, whatever the param value', () => {
+  const values = ['1', 'a b', 'a/b', 'ü ✓', '100%', '?x=1#y', 'new', '__proto__', "it's+ok"];
+  for (const route of table) {
+    for (const value of values) {
+      const params = Object.fromEntries(route.params.map((name) => [name, value]));
+      const m = matcher.match(route.method, pathFor(route.path, params as never));
+      assert.is(m.kind === 'found' && m.route, route, `${route.name} with ${value}`);
+      assert.equal(m.kind === 'found' && { ...m.params }, params);
+    }
+  }
+});
+
+test('compile() :: refuses two routes with the same method and path shape', () => {
+  assert.throws(() => compile([...posts.routes, posts.actions.show]), /GET \/posts\/:post_id is defined twice/);
+  assert.throws(() => compile([{ ...posts.actions.show, path: 'posts' }]), /path must start with "\/"/);
+});
+
+test.run();
