@@ -1,0 +1,128 @@
+import { createServer, type RequestListener } from 'node:http';
+import polka from 'polka';
+import polkaNext from 'polka-next';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createListener, listen, serve } from '../adapters/node.js';
+import { mount } from '../adapters/polka.js';
+import { resource } from '../core/index.js';
+import { exchange, json, parseResponse, raw, requestText } from './support/http.js';
+
+const posts = resource('posts', { index: () => ['from sevenfold'], show: (req) => ({ id: req.params.post_id }) });
+
+for (const [label, make] of [
+  ['polka@0.5', () => polka()],
+  ['polka@1.0-next', () => polkaNext()],
+] as const) {
+  test(`mount() :: ${label} keeps the app's own middleware and routes`, async () => {
+    const app = make() as any;
+    app.use((req: any, res: any, next: () => void) => {
+      res.setHeader('X-Middleware', 'ran');
+      next();
+    });
+    mount(app, posts);
+    app.get('/health', (req: any, res: any) => res.end('ok'));
+    const running = await listen(createServer(app.handler as RequestListener));
+    try {
+      const index = await raw(running.url, { path: '/posts' });
+      assert.equal(json(index), ['from sevenfold']);
+      assert.is(index.headers['x-middleware'], 'ran');
+      const health = await raw(running.url, { path: '/health' });
+      assert.is(health.status, 200);
+      assert.is(health.body, 'ok');
+      const missing = await raw(running.url, { path: '/missing' });
+      assert.is(missing.status, 404);
+      assert.is(missing.headers['content-type'], 'application/problem+json');
+    } finally {
+      await running.close();
+    }
+  });
+
+  test(`mount() :: ${label} with notFound: false keeps the app's onNoMatch`, async () => {
+    const app = mount(make() as any, posts, { notFound: false });
+    const running = await listen(createServer(app.handler as RequestListener));
+    try {
+      const missing = await raw(running.url, { path: '/missing' });
+      assert.is(missing.status, 404);
+      assert.is.not(missing.headers['content-type'], 'application/problem+json');
+      assert.is((await raw(running.url, { path: '/posts/1' })).status, 200);
+    } finally {
+      await running.close();
+    }
+  });
+}
+
+test('createListener() :: a plain request listener for http.createServer', async () => {
+  const running = await listen(createServer(createListener(posts)), { host: '127.0.0.1', port: 0 });
+  try {
+    assert.match(running.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(json(await raw(running.url, { path: '/posts/7' })), { id: '7' });
+  } finally {
+    await running.close();
+  }
+});
+
+test('serve() :: sets every timeout explicitly and reports the bound url', async () => {
+  const running = await serve(posts, { requestTimeout: 1234, headersTimeout: 1000, keepAliveTimeout: 100 });
+  try {
+    assert.is(running.server.requestTimeout, 1234);
+    assert.is(running.server.headersTimeout, 1000);
+    assert.is(running.server.keepAliveTimeout, 100);
+    const defaults = await serve(posts);
+    assert.is(defaults.server.requestTimeout, 30_000);
+    assert.is(defaults.server.headersTimeout, 10_000);
+    await defaults.close();
+  } finally {
+    await running.close();
+  }
+});
+
+test('serve() :: a port in use rejects with the error', async () => {
+  const first = await serve(posts);
+  try {
+    const port = Number(new URL(first.url).port);
+    await serve(posts, { port }).then(
+      () => assert.unreachable('second server bound the same port'),
+      (error: NodeJS.ErrnoException) => assert.is(error.code, 'EADDRINUSE'),
+    );
+  } finally {
+    await first.close();
+  }
+});
+
+test('close() :: lets a request in flight finish, refuses new connections, and is idempotent', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const slow = resource('jobs', {
+    show: async (req) => {
+      await gate;
+      return { done: req.params.job_id };
+    },
+  });
+  const running = await serve(slow);
+  const inFlight = exchange(running.url, requestText({ path: '/jobs/1' }));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const closed = running.close();
+  assert.is(running.close(), closed);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await exchange(running.url, requestText({ path: '/jobs/2' })).then(
+    () => assert.unreachable('a new connection was accepted while closing'),
+    (error: NodeJS.ErrnoException) => assert.is(error.code, 'ECONNREFUSED'),
+  );
+  release();
+  const answer = parseResponse(await inFlight);
+  assert.is(answer.status, 200);
+  assert.equal(json(answer), { done: '1' });
+  await closed;
+});
+
+test('close() :: closes idle keep-alive connections instead of waiting for them', async () => {
+  const running = await serve(posts, { keepAliveTimeout: 60_000 });
+  const response = await fetch(`${running.url}/posts`);
+  await response.text();
+  const started = Date.now();
+  await running.close();
+  assert.ok(Date.now() - started < 2000, 'close() waited for an idle connection');
+});
+
+test.run();
