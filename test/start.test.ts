@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { once } from 'node:events';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseResponse, raw } from './support/http.js';
+import { ROOT } from './support/paths.js';
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly stdout: () => string;
+  readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+/** Spawns a command and resolves once it prints its `listening on` line. */
+function start(command: string, args: string[], env: Record<string, string>): Promise<Started> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk) => (err += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no "listening on" line within 30 s; stdout: ${out} stderr: ${err}`));
+    }, 30_000);
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const url = /^listening on (http:\/\/\S+)$/m.exec(out)?.[1];
+      if (url !== undefined) {
+        clearTimeout(timer);
+        resolve({ child, url, stdout: () => out, exited });
+      }
+    });
+    void exited.then(([code]) => reject(new Error(`exited with ${code} before listening; stderr: ${err}`)));
+  });
+}
+
+const example = ['build/examples/posts/main.js'];
+
+for (const adapter of ['polka', 'node']) {
+  test(`examples/posts on ${adapter} :: one "listening on" line, then SIGTERM drains a request in flight and exits 0`, async () => {
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0' });
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.is(server.stdout().trim().split('\n').length, 1);
+    assert.is((await raw(server.url, { path: '/posts' })).status, 200);
+
+    // Half a request body is on the wire when the signal arrives; the rest follows after it.
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const body = '{"id":"late","title":"sent across the signal"}';
+    socket.write(`POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    const socketClosed = once(socket, 'close');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await raw(server.url, { path: '/posts' }).then(
+      () => assert.unreachable('accepted a new connection after SIGTERM'),
+      (error: NodeJS.ErrnoException) => assert.is(error.code, 'ECONNREFUSED'),
+    );
+    socket.write(body.slice(10));
+    const [code, signal] = await server.exited;
+    await socketClosed;
+    assert.is(parseResponse(answer).status, 201);
+    assert.is(code, 0);
+    assert.is(signal, null);
+  });
+}
+
+test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1', async () => {
+  for (const env of [{ ADAPTER: 'express' }, { PORT: 'eighty' }]) {
+    const child = spawn('node', example, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += chunk));
+    const [code] = await once(child, 'exit');
+    assert.is(code, 1);
+    assert.match(err, /ADAPTER must be|PORT must be/);
+  }
+});
+
+test('npm start :: builds, serves, and a SIGTERM sent to npm itself ends the server with exit 0', async () => {
+  const server = await start('npm', ['start'], { ADAPTER: 'node', PORT: '0' });
+  assert.is((await raw(server.url, { path: '/posts' })).status, 200);
+  server.child.kill('SIGTERM');
+  const [code] = await server.exited;
+  assert.is(code, 0);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await raw(server.url, { path: '/posts' }).then(
+    () => assert.unreachable('the server outlived npm'),
+    (error: NodeJS.ErrnoException) => assert.is(error.code, 'ECONNREFUSED'),
+  );
+});
+
+test.run();
