@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ROOT, TSC } from './support/paths.js';
+
+const run = promisify(execFile);
+const npm = (args: string[], cwd: string) =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, maxBuffer: 1 << 24 });
+
+const TSCONFIG = {
+  compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, outDir: 'out', types: ['node'] },
+  include: ['*.ts'],
+};
+
+// An app of its own: a resource with typed params served on node:http, with polka absent.
+const NODE_APP = `
+import { resource, routes, HttpError, type Route, type RouteTable } from 'sevenfold';
+import { serve } from 'sevenfold/node';
+
+const notes = resource('notes', {
+  index: () => [{ id: 'a' }],
+  show(req) {
+    const id: string = req.params.note_id;
+    if (id === 'gone') throw new HttpError(404, 'no such note');
+    return { id };
+  },
+});
+// @ts-expect-error the param is note_id
+resource('notes', { show: (req) => req.params.id });
+const table: RouteTable = routes(notes);
+const first: Route = table[0]!;
+const running = await serve(table, { port: 0 });
+const show = await fetch(running.url + '/notes/n1');
+const gone = await fetch(running.url + '/notes/gone');
+console.log(JSON.stringify({ route: first.path, show: await show.json(), gone: gone.status, type: gone.headers.get('content-type') }));
+await running.close();
+`;
+
+const POLKA_APP = `
+import polka from 'polka';
+import { createServer, type RequestListener } from 'node:http';
+import { resource } from 'sevenfold';
+import { listen } from 'sevenfold/node';
+import { mount } from 'sevenfold/polka';
+
+const app = mount(polka(), resource('notes', { show: (req) => ({ id: req.params.note_id }) }));
+const running = await listen(createServer(app.handler as RequestListener));
+const res = await fetch(running.url + '/notes/n2', { method: 'PATCH' });
+console.log(JSON.stringify({ status: res.status, allow: res.headers.get('allow'), show: await (await fetch(running.url + '/notes/n2')).json() }));
+await running.close();
+`;
+
+test('npm pack :: a separate TypeScript app installs the tarball and uses all three entry points with types', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sevenfold-app-'));
+  try {
+    const packed = join(dir, 'packed');
+    mkdirSync(packed);
+    await npm(['pack', '--pack-destination', packed], ROOT);
+    const tarball = join(packed, readdirSync(packed).find((name) => name.endsWith('.tgz'))!);
+
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'notes-app', private: true, type: 'module' }));
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+    writeFileSync(join(app, 'node-app.ts'), NODE_APP);
+    await npm(['install', tarball, '@types/node@20'], app);
+
+    // Without polka installed, sevenfold and sevenfold/node must compile and run.
+    await run(TSC, ['-p', app]);
+    const nodeOut = JSON.parse((await run('node', [join(app, 'out', 'node-app.js')])).stdout);
+    assert.equal(nodeOut, { route: '/notes', show: { id: 'n1' }, gone: 404, type: 'application/problem+json' });
+
+    writeFileSync(join(app, 'polka-app.ts'), POLKA_APP);
+    await npm(['install', 'polka@0.5.2', '@types/polka'], app);
+    await run(TSC, ['-p', app]);
+    const polkaOut = JSON.parse((await run('node', [join(app, 'out', 'polka-app.js')])).stdout);
+    assert.equal(polkaOut, { status: 405, allow: 'GET, HEAD, OPTIONS', show: { id: 'n2' } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
