@@ -20,6 +20,11 @@ function absent(id: string): HttpError {
   return new HttpError(404, `there is no post with id ${JSON.stringify(id)}`);
 }
 
+function found(post: Post | undefined, id: string): Post {
+  if (post === undefined) throw absent(id);
+  return post;
+}
+
 // Query values are strings; a repeated key (an array) or anything but plain digits is refused.
 function integer(req: Request, name: string, fallback: number, min: number, max: number): number {
   const raw = req.query[name];
@@ -51,7 +56,7 @@ export function postsResource(repository: PostRepository, options: PostsOptions 
     },
 
     async show(req) {
-      return (await repository.get(req.params.post_id)) ?? Promise.reject(absent(req.params.post_id));
+      return found(await repository.get(req.params.post_id), req.params.post_id);
     },
 
     new(req) {
@@ -63,7 +68,7 @@ export function postsResource(repository: PostRepository, options: PostsOptions 
     },
 
     async edit(req) {
-      return (await repository.get(req.params.post_id)) ?? Promise.reject(absent(req.params.post_id));
+      return found(await repository.get(req.params.post_id), req.params.post_id);
     },
 
     async create(req, res) {
@@ -78,8 +83,7 @@ export function postsResource(repository: PostRepository, options: PostsOptions 
 
     async update(req) {
       const id = req.params.post_id;
-      const existing = await repository.get(id);
-      if (existing === undefined) throw absent(id);
+      const existing = found(await repository.get(id), id);
       const checked = checkPost(req.body);
       if (!checked.ok) throw invalid(checked.errors);
       if (checked.input.id !== undefined && checked.input.id !== id) {
