@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyFormat, decodeText, parseBody } from '../core/body.js';
-import { HttpError } from '../core/errors.js';
+import type { Duplex } from 'node:stream';
+import { bodyFormat, decodeText, DEFAULT_JSON_DEPTH, parseBody } from '../core/body.js';
+import { HttpError, STATUS_TITLES } from '../core/errors.js';
 import { compile } from '../core/matcher.js';
 import { splitTarget } from '../core/path.js';
 import { renderError, renderMiss, renderResult, type Rendered } from '../core/render.js';
@@ -9,15 +10,24 @@ import { IncomingRequest } from '../core/request.js';
 import { tableOf, type Routable } from '../core/resource.js';
 import type { Request, Route } from '../core/types.js';
 
-/** Options shared by both adapters. */
+/** Options shared by both adapters; docs/hardening.md explains each limit. */
 export interface DispatchOptions {
   /** The largest request body accepted, in bytes; larger ones get `413`. Default 1 MiB. */
   readonly bodyLimit?: number;
+  /** The deepest nesting of arrays and objects in a JSON body; deeper is `400`. Default 64. */
+  readonly maxJsonDepth?: number;
+  /** The longest request target accepted, in characters; longer is `414`. Default 8192. */
+  readonly maxUrlLength?: number;
   /** The longest decoded path parameter accepted; longer ones get `414`. Default 256. */
   readonly maxParamLength?: number;
   /**
-   * Called with every error that becomes a `500` (not with `HttpError`s), for logging.
-   * Default: `console.error`. The client never sees the error itself.
+   * Milliseconds an async handler may take before the client gets `503`; it cannot be turned
+   * off, only raised. Default 30 000.
+   */
+  readonly handlerTimeout?: number;
+  /**
+   * Called with every error that becomes a `500` or a `503` timeout (not with `HttpError`s),
+   * for logging. Default: `console.error`. The client never sees the error itself.
    */
   readonly onError?: (error: unknown, request: Request | undefined) => void;
 }
@@ -25,31 +35,47 @@ export interface DispatchOptions {
 /** A node:http style handler; `next`, when given, receives requests no route matches. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULTS = Object.freeze({
+  bodyLimit: 1024 * 1024,
+  maxJsonDepth: DEFAULT_JSON_DEPTH,
+  maxUrlLength: 8192,
+  maxParamLength: 256,
+  handlerTimeout: 30_000,
+});
 
 // Rejects a body read whose client went away: there is nobody left to answer.
 const ABORTED = Symbol('request aborted');
 
+function positive(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`${name} must be a whole number of at least ${min}, got ${value}`);
+  return value;
+}
+
 /**
- * The request path both adapters share: match, read the body, run the handler, write the
- * result or the problem. Adapters only decide where requests come from.
+ * The request path both adapters share: check the request line and Host, match, read the
+ * body, run the handler, write the result or the problem. Adapters only decide where
+ * requests come from.
  */
 export function createDispatcher(source: Routable, options: DispatchOptions = {}): NodeHandler {
-  const matcher = compile(tableOf(source), options);
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const bodyLimit = positive('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit, 0);
+  const maxJsonDepth = positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
+  const maxUrlLength = positive('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
+  const handlerTimeout = positive('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
+  const matcher = compile(tableOf(source), { maxParamLength: positive('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1) });
   const onError = options.onError ?? defaultOnError;
-  if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw new TypeError(`bodyLimit must be a whole number of bytes, got ${bodyLimit}`);
+  const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
 
   async function run(req: IncomingMessage, res: ServerResponse, request: IncomingRequest): Promise<void> {
     try {
-      if (request.route.body) request.body = await readParsedBody(req, bodyLimit);
+      if (request.route.body) request.body = await readParsedBody(req, bodyLimit, maxJsonDepth);
       const reply = new Reply();
       let out = request.route.handler(request, reply);
-      if (isThenable(out)) out = await out;
+      if (isThenable(out)) out = await deadline(out, handlerTimeout, slow);
       send(req, res, renderResult(out, reply.headers));
     } catch (error) {
       if (error === ABORTED) return;
-      if (!(error instanceof HttpError)) onError(error, request);
+      if (error === slow) onError(new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`), request);
+      else if (!(error instanceof HttpError)) onError(error, request);
       sendSafely(req, res, renderError(error));
     }
   }
@@ -57,8 +83,14 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   return function dispatch(req, res, next) {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
+    const refused = checkRequest(req, url, maxUrlLength);
+    if (refused !== undefined) return sendSafely(req, res, renderError(refused));
     const target = splitTarget(url);
-    if (target === undefined) return sendSafely(req, res, renderError(BAD_TARGET));
+    if (target === undefined) {
+      // `OPTIONS *` asks about the server as a whole; any other target must be a path.
+      if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
+      return sendSafely(req, res, renderError(BAD_TARGET));
+    }
     const match = matcher.match(method, target.path);
     if (match.kind !== 'found') {
       if (match.kind === 'not-found' && next !== undefined) return next();
@@ -70,9 +102,42 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
 }
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
+const NO_HOST = new HttpError(400, 'an HTTP/1.1 request needs a Host header');
+const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
+
+/** Refusals that come before routing: an overlong target, and a missing or repeated Host. */
+function checkRequest(req: IncomingMessage, url: string, maxUrlLength: number): HttpError | undefined {
+  if (url.length > maxUrlLength) return new HttpError(414, `the request target is longer than ${maxUrlLength} characters`);
+  if (req.headers.host === undefined) return req.httpVersion === '1.0' ? undefined : NO_HOST;
+  // node keeps only the first Host header, so a second one shows only in rawHeaders.
+  const raw = req.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) return MANY_HOSTS;
+  }
+  return undefined;
+}
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+/** Settles like `pending`, or rejects with `timeout` after `ms`, whichever comes first. */
+function deadline<T>(pending: PromiseLike<T>, ms: number, timeout: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(timeout), ms);
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 function defaultOnError(error: unknown, request: Request | undefined): void {
@@ -96,7 +161,7 @@ export function sendSafely(req: IncomingMessage, res: ServerResponse, out: Rende
     send(req, res, out);
   } catch {
     try {
-      if (!res.headersSent) res.removeHeader('Content-Length');
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
       send(req, res, renderError(undefined));
     } catch {
       res.destroy();
@@ -105,9 +170,9 @@ export function sendSafely(req: IncomingMessage, res: ServerResponse, out: Rende
 }
 
 /** Reads and parses a JSON or urlencoded body, refusing others before reading a byte. */
-async function readParsedBody(req: IncomingMessage, limit: number): Promise<unknown> {
+async function readParsedBody(req: IncomingMessage, limit: number, maxJsonDepth: number): Promise<unknown> {
   const format = bodyFormat(req.headers['content-type'], req.headers['content-encoding']);
-  return parseBody(format, decodeText(await readBody(req, limit)));
+  return parseBody(format, decodeText(await readBody(req, limit)), maxJsonDepth);
 }
 
 function tooLarge(limit: number): HttpError {
@@ -119,6 +184,7 @@ function tooLarge(limit: number): HttpError {
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  if (req.readableEnded) return Promise.reject(new Error('the request body was already read by other middleware'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -152,4 +218,46 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('error', onAbort);
     req.on('close', onClose);
   });
+}
+
+// What node's HTTP parser reports, in words a client can act on.
+const PARSE_ERRORS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: 'the request headers are too large',
+  HPE_INVALID_METHOD: 'the request method is not valid',
+  HPE_INVALID_URL: 'the request target is not valid',
+  HPE_INVALID_VERSION: 'the HTTP version is not valid',
+  HPE_INVALID_HEADER_TOKEN: 'a request header is not valid',
+  HPE_INVALID_CONTENT_LENGTH: 'the Content-Length header is not valid',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length conflicts with Transfer-Encoding or is repeated',
+  HPE_INVALID_TRANSFER_ENCODING: 'the Transfer-Encoding header is not valid',
+  HPE_INVALID_CHUNK_SIZE: 'a chunk size in the body is not valid',
+  HPE_CR_EXPECTED: 'a line of the request does not end with CRLF',
+  HPE_LF_EXPECTED: 'a line of the request does not end with CRLF',
+  ERR_HTTP_REQUEST_TIMEOUT: 'the request was not received in time',
+};
+
+/** The status for a protocol-level error: 431 for headers too large, 408 for time-outs, else 400. */
+function clientErrorStatus(code: string | undefined): number {
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  return 400;
+}
+
+/**
+ * The `clientError` listener `listen()` installs: requests node's parser rejects get the same
+ * problem+json answer as everything else, then the connection closes (its framing is lost).
+ */
+export function onClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || (current != null && current.headersSent)) {
+    socket.destroy();
+    return;
+  }
+  const status = clientErrorStatus(error.code);
+  const out = renderError(new HttpError(status, PARSE_ERRORS[error.code ?? ''] ?? 'the request is not valid HTTP/1.1'));
+  const head = [`HTTP/1.1 ${status} ${STATUS_TITLES[status]}`];
+  for (const [name, value] of Object.entries(out.headers)) head.push(`${name}: ${value}`);
+  head.push(`Content-Length: ${Buffer.byteLength(out.body)}`, 'Connection: close');
+  socket.end(`${head.join('\r\n')}\r\n\r\n${out.body}`);
+  socket.once('finish', () => socket.destroy());
 }

@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Routable } from '../core/resource.js';
-import { createDispatcher, type DispatchOptions } from './http.js';
+import { createDispatcher, onClientError, type DispatchOptions } from './http.js';
 
 export type { DispatchOptions } from './http.js';
 
@@ -43,18 +43,36 @@ export interface Running {
 
 /** Serves a table or resource on a new node:http server: `await serve(posts, { port: 3000 })`. */
 export function serve(source: Routable, options: ServeOptions = {}): Promise<Running> {
-  return listen(createServer(createListener(source, options)), options);
+  return listen(createListener(source, options), options);
+}
+
+function timeout(name: string, value: number): number {
+  // Zero would disable node's timer, and a disabled timer is what slowloris feeds on.
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a whole number of milliseconds of at least 1, got ${value}`);
+  return value;
 }
 
 /**
- * Starts any node:http server (a polka app's too) with explicit timeouts and resolves once
- * it is bound, with a `close()` that drains requests in flight.
+ * Starts a server for a request listener (a polka app's `handler` too), or a server you made,
+ * hardened as docs/hardening.md says: explicit timeouts, Host checked by sevenfold, and
+ * problem+json answers to requests node's parser rejects. Resolves once bound, with a
+ * `close()` that drains requests in flight.
  */
-export function listen(server: Server, options: ListenOptions = {}): Promise<Running> {
+export function listen(target: Server | RequestListener, options: ListenOptions = {}): Promise<Running> {
   const { host = '127.0.0.1', port = 0 } = options;
-  server.requestTimeout = options.requestTimeout ?? 30_000;
-  server.headersTimeout = options.headersTimeout ?? 10_000;
-  server.keepAliveTimeout = options.keepAliveTimeout ?? 5_000;
+  // Both settings are read from the server at run time, though @types/node types them as constructor options only.
+  const server = (typeof target === 'function' ? createServer(target) : target) as Server & {
+    connectionsCheckingInterval: number;
+    requireHostHeader: boolean;
+  };
+  server.requestTimeout = timeout('requestTimeout', options.requestTimeout ?? 30_000);
+  server.headersTimeout = timeout('headersTimeout', options.headersTimeout ?? Math.min(10_000, server.requestTimeout));
+  server.keepAliveTimeout = timeout('keepAliveTimeout', options.keepAliveTimeout ?? 5_000);
+  // node checks both timeouts on this interval, so it bounds how late a stalled client is cut.
+  server.connectionsCheckingInterval = Math.max(10, Math.min(1000, Math.floor(server.headersTimeout / 4)));
+  // sevenfold answers a missing Host itself, as problem+json like every other refusal.
+  server.requireHostHeader = false;
+  server.on('clientError', onClientError);
   const shutdownTimeout = options.shutdownTimeout ?? 10_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);

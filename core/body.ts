@@ -47,16 +47,40 @@ export function decodeText(bytes: Uint8Array): string {
   }
 }
 
+/** The deepest nesting of arrays and objects a JSON body may have, unless an option says otherwise. */
+export const DEFAULT_JSON_DEPTH = 64;
+
 /**
  * Parses a body in the given format. JSON goes through secure-json-parse, so `__proto__`
- * and `constructor.prototype` keys are refused; form fields land in a null-prototype object.
+ * and `constructor.prototype` keys are refused, and nesting deeper than `maxDepth` is a `400`;
+ * form fields land in a null-prototype object.
  */
-export function parseBody(format: BodyFormat, text: string): unknown {
-  return format === 'json' ? parseJson(text) : parseForm(text);
+export function parseBody(format: BodyFormat, text: string, maxDepth = DEFAULT_JSON_DEPTH): unknown {
+  return format === 'json' ? parseJson(text, maxDepth) : parseForm(text);
 }
 
-function parseJson(text: string): unknown {
+/** Whether JSON text nests arrays and objects deeper than `max`, without parsing it. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return false;
+}
+
+function parseJson(text: string, maxDepth: number): unknown {
   if (text.trim() === '') throw new HttpError(400, 'the JSON body is empty');
+  // Deep nesting is refused before parsing: recursive code downstream would overflow its stack.
+  if (nestsDeeperThan(text, maxDepth)) throw new HttpError(400, `the JSON body nests deeper than ${maxDepth} levels`);
   try {
     return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {

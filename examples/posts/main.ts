@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import polka from 'polka';
 import { listen, serve, type Running } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
@@ -25,7 +25,7 @@ try {
   running =
     adapter === 'node'
       ? await serve(posts, { host, port })
-      : await listen(createServer(mount(polka(), posts).handler as RequestListener), { host, port });
+      : await listen(mount(polka(), posts).handler as RequestListener, { host, port });
 } catch (error) {
   console.error(`cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

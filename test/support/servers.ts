@@ -1,8 +1,10 @@
-import { createServer, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import polka from 'polka';
 import polkaNext from 'polka-next';
-import { listen, serve, type Running } from '../../adapters/node.js';
-import { mount, type MountOptions } from '../../adapters/polka.js';
+import { listen, serve, type Running, type ServeOptions } from '../../adapters/node.js';
+import { mount } from '../../adapters/polka.js';
+
+type MountOptions = ServeOptions;
 import type { Routable } from '../../core/index.js';
 
 /** How to serve a table on one adapter, for suites that run every case on each. */
@@ -18,13 +20,13 @@ export const ADAPTERS: readonly AdapterUnderTest[] = [
   {
     name: 'polka@0.5',
     start: (source, options) =>
-      listen(createServer(mount(polka(), source, { ...quiet, ...options }).handler as RequestListener)),
+      listen(mount(polka(), source, { ...quiet, ...options }).handler as RequestListener, options),
   },
   {
     name: 'polka@1.0-next',
     start: (source, options) => {
       const app = mount(polkaNext(), source, { ...quiet, ...options });
-      return listen(createServer(app.handler as RequestListener));
+      return listen(app.handler as RequestListener, options);
     },
   },
 ];
