@@ -116,6 +116,21 @@ test('close() :: lets a request in flight finish, refuses new connections, and i
   await closed;
 });
 
+test('close() :: cuts a request that outlives shutdownTimeout, so shutdown is bounded', async () => {
+  const stuck = resource('jobs', { show: () => new Promise(() => {}) });
+  const running = await serve(stuck, { shutdownTimeout: 300, handlerTimeout: 60_000 });
+  const inFlight = exchange(running.url, requestText({ path: '/jobs/1' })).then(
+    (text) => text,
+    () => '',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = Date.now();
+  await running.close();
+  const waited = Date.now() - started;
+  assert.ok(waited >= 250 && waited < 2000, `close() took ${waited} ms`);
+  assert.is(await inFlight, '');
+});
+
 test('close() :: closes idle keep-alive connections instead of waiting for them', async () => {
   const running = await serve(posts, { keepAliveTimeout: 60_000 });
   const response = await fetch(`${running.url}/posts`);

@@ -63,7 +63,9 @@ for (const adapter of ['polka', 'node']) {
       (error: NodeJS.ErrnoException) => assert.is(error.code, 'ECONNREFUSED'),
     );
     socket.write(body.slice(10));
+    const finishing = Date.now();
     const [code, signal] = await server.exited;
+    assert.ok(Date.now() - finishing < 3000, 'the process lingered after its last request');
     await socketClosed;
     assert.is(parseResponse(answer).status, 201);
     assert.is(code, 0);
