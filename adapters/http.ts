@@ -1,9 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { bodyFormat, decodeText, DEFAULT_JSON_DEPTH, parseBody } from '../core/body.js';
 import { HttpError, STATUS_TITLES } from '../core/errors.js';
 import { compile } from '../core/matcher.js';
-import { splitTarget } from '../core/path.js';
+import { originForm, splitTarget } from '../core/path.js';
 import { renderError, renderMiss, renderResult, type Rendered } from '../core/render.js';
 import { Reply } from '../core/reply.js';
 import { IncomingRequest } from '../core/request.js';
@@ -18,7 +18,7 @@ export interface DispatchOptions {
   readonly maxJsonDepth?: number;
   /** The longest request target accepted, in characters; longer is `414`. Default 8192. */
   readonly maxUrlLength?: number;
-  /** The longest decoded path parameter accepted; longer ones get `414`. Default 256. */
+  /** The longest decoded path parameter accepted; longer ones get `400`. Default 1024. */
   readonly maxParamLength?: number;
   /**
    * Milliseconds an async handler may take before the client gets `503`; it cannot be turned
@@ -39,12 +39,39 @@ export const DEFAULTS = Object.freeze({
   bodyLimit: 1024 * 1024,
   maxJsonDepth: DEFAULT_JSON_DEPTH,
   maxUrlLength: 8192,
-  maxParamLength: 256,
+  maxParamLength: 1024,
   handlerTimeout: 30_000,
 });
 
 // Rejects a body read whose client went away: there is nobody left to answer.
 const ABORTED = Symbol('request aborted');
+
+/** Set on a server by `close()`: answers from then on close their connection. */
+export const DRAINING = Symbol.for('sevenfold.draining');
+
+/** The request as handlers see it, told by the node response when the client goes away. */
+class NodeRequest<P> extends IncomingRequest<P> {
+  constructor(
+    method: string,
+    url: string,
+    path: string,
+    search: string,
+    headers: IncomingMessage['headers'],
+    params: P,
+    route: Route,
+    private readonly res: ServerResponse,
+  ) {
+    super(method, url, path, search, headers, params, route);
+  }
+
+  protected override watch(abort: (reason: unknown) => void): void {
+    const res = this.res;
+    if (res.destroyed && !res.writableFinished) return abort(new Error('the client went away'));
+    res.once('close', () => {
+      if (!res.writableFinished) abort(new Error('the client went away'));
+    });
+  }
+}
 
 function positive(name: string, value: number, min: number): number {
   if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`${name} must be a whole number of at least ${min}, got ${value}`);
@@ -65,7 +92,7 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   const onError = options.onError ?? defaultOnError;
   const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
 
-  async function run(req: IncomingMessage, res: ServerResponse, request: IncomingRequest): Promise<void> {
+  async function run(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>): Promise<void> {
     try {
       if (request.route.body) request.body = await readParsedBody(req, bodyLimit, maxJsonDepth);
       const reply = new Reply();
@@ -74,7 +101,11 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       send(req, res, renderResult(out, reply.headers));
     } catch (error) {
       if (error === ABORTED) return;
-      if (error === slow) onError(new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`), request);
+      if (error === slow) {
+        const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
+        request.abort(late);
+        onError(late, request);
+      }
       else if (!(error instanceof HttpError)) onError(error, request);
       sendSafely(req, res, renderError(error));
     }
@@ -96,7 +127,7 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       if (match.kind === 'not-found' && next !== undefined) return next();
       return sendSafely(req, res, renderMiss(match, method));
     }
-    const request = new IncomingRequest(method, url, target.path, target.search, req.headers, match.params, match.route as Route);
+    const request = new NodeRequest(method, originForm(target), target.path, target.search, req.headers, match.params, match.route as Route, res);
     void run(req, res, request);
   };
 }
@@ -149,9 +180,12 @@ const NO_BODY_STATUSES = new Set([204, 304]);
 /** Writes a rendered response; HEAD gets the same status and headers and no body bytes. */
 export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
+  const server = (res.socket as { server?: { [DRAINING]?: boolean } } | null)?.server;
+  if (server?.[DRAINING] === true) res.shouldKeepAlive = false;
   const bodiless = NO_BODY_STATUSES.has(out.status);
   if (!bodiless) out.headers['Content-Length'] = String(Buffer.byteLength(out.body));
-  res.writeHead(out.status, out.headers);
+  // The reason phrase is given every time: a failed writeHead leaves its own behind otherwise.
+  res.writeHead(out.status, STATUS_CODES[out.status] ?? '', out.headers);
   res.end(bodiless || req.method === 'HEAD' ? undefined : out.body);
 }
 

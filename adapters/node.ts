@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Routable } from '../core/resource.js';
-import { createDispatcher, onClientError, type DispatchOptions } from './http.js';
+import { createDispatcher, DRAINING, onClientError, type DispatchOptions } from './http.js';
 
 export type { DispatchOptions } from './http.js';
 
@@ -91,6 +91,7 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
 }
 
 function shutdown(server: Server, timeout: number): Promise<void> {
+  (server as Server & { [DRAINING]?: boolean })[DRAINING] = true;
   return new Promise((resolve) => {
     // Connections become idle as their last response ends; keep closing those as they appear.
     const sweep = setInterval(() => server.closeIdleConnections(), 25);

@@ -9,7 +9,7 @@ export interface Matcher {
 }
 
 export interface MatcherOptions {
-  /** The longest decoded path parameter accepted; longer ones are `414`. Default 256. */
+  /** The longest decoded path parameter accepted; longer ones are a bad request. Default 1024. */
   readonly maxParamLength?: number;
 }
 
@@ -32,8 +32,8 @@ function newNode(): Node {
   return { statics: new Map(), param: undefined, methods: undefined, allow: '' };
 }
 
-function allowOf(methods: Record<string, Route>): string {
-  const set = new Set(Object.keys(methods));
+function allowOf(methods: Iterable<string>): string {
+  const set = new Set(methods);
   if (set.has('GET')) set.add('HEAD');
   set.add('OPTIONS');
   const known = METHOD_ORDER.filter((m) => set.has(m));
@@ -63,7 +63,7 @@ function insert(root: Node, route: Route): void {
     );
   }
   methods[route.method] = route;
-  node.allow = allowOf(methods);
+  node.allow = allowOf(Object.keys(methods));
 }
 
 /**
@@ -71,7 +71,7 @@ function insert(root: Node, route: Route): void {
  * 405 with `Allow`, OPTIONS and HEAD-as-GET are each one lookup; static segments beat params.
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
-  const maxParamLength = options.maxParamLength ?? 256;
+  const maxParamLength = options.maxParamLength ?? 1024;
   const root = newNode();
   for (const route of table) insert(root, route);
 
@@ -81,23 +81,27 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i]!;
       const decoded = segment.includes('%') ? decode(segment) : segment;
-      if (decoded === undefined) return badRequest(400, 'the path has malformed percent-encoding');
-      if (decoded === '.' || decoded === '..') return badRequest(400, 'dot segments are not allowed in the path');
-      if (CONTROL.test(decoded)) return badRequest(400, 'control characters are not allowed in the path');
+      if (decoded === undefined) return badRequest('the path has malformed percent-encoding');
+      if (decoded === '.' || decoded === '..') return badRequest('dot segments are not allowed in the path');
+      if (CONTROL.test(decoded)) return badRequest('control characters are not allowed in the path');
       segments[i] = decoded;
     }
     const values: string[] = [];
     const node = find(root, segments, 0, values, method);
     if (node === undefined) {
-      const known = find(root, segments, 0, [], undefined);
-      return known === undefined ? NOT_FOUND : { kind: 'method-not-allowed', allow: known.allow };
+      // Static and param branches may both match the path: Allow names what every one of them serves.
+      const known: Node[] = [];
+      collect(root, segments, 0, known);
+      if (known.length === 0) return NOT_FOUND;
+      const allow = known.length === 1 ? known[0]!.allow : allowOf(known.flatMap((n) => Object.keys(n.methods!)));
+      return { kind: 'method-not-allowed', allow };
     }
     // HEAD is served by the GET route unless a route claims HEAD itself.
     const route = (node.methods![method] ?? node.methods!.GET)!;
     const params: Record<string, string> = Object.create(null);
     for (let i = 0; i < values.length; i++) {
       if (values[i]!.length > maxParamLength) {
-        return badRequest(414, `path parameter :${route.params[i]} is longer than ${maxParamLength} characters`);
+        return badRequest(`path parameter :${route.params[i]} is longer than ${maxParamLength} characters`);
       }
       params[route.params[i]!] = values[i]!;
     }
@@ -108,10 +112,10 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
 }
 
 /** The deepest-first search: a static child, then the param child, backtracking on a miss. */
-function find(node: Node, segments: string[], i: number, values: string[], method: string | undefined): Node | undefined {
+function find(node: Node, segments: string[], i: number, values: string[], method: string): Node | undefined {
   if (i === segments.length) {
     if (node.methods === undefined) return undefined;
-    if (method === undefined || node.methods[method] !== undefined) return node;
+    if (node.methods[method] !== undefined) return node;
     return method === 'HEAD' && node.methods.GET !== undefined ? node : undefined;
   }
   const segment = segments[i]!;
@@ -129,6 +133,17 @@ function find(node: Node, segments: string[], i: number, values: string[], metho
   return undefined;
 }
 
+/** Every node where a route ends that matches the path, whatever its methods. */
+function collect(node: Node, segments: string[], i: number, out: Node[]): void {
+  if (i === segments.length) {
+    if (node.methods !== undefined) out.push(node);
+    return;
+  }
+  const next = node.statics.get(segments[i]!);
+  if (next !== undefined) collect(next, segments, i + 1, out);
+  if (node.param !== undefined && segments[i] !== '') collect(node.param, segments, i + 1, out);
+}
+
 function decode(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
@@ -137,6 +152,6 @@ function decode(segment: string): string | undefined {
   }
 }
 
-function badRequest(status: 400 | 414, detail: string): Match {
-  return { kind: 'bad-request', status, detail };
+function badRequest(detail: string): Match {
+  return { kind: 'bad-request', detail };
 }

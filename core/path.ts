@@ -44,18 +44,24 @@ export interface Target {
 
 /**
  * Splits a request target into path and query. Accepts origin-form (`/posts?x=1`) and
- * absolute-form (`http://host/posts`), which proxies send; anything else is `undefined`.
+ * absolute-form (`http://host/posts`), which proxies send, and drops a `#fragment`, which
+ * clients should not send; anything else is `undefined`.
  */
 export function splitTarget(url: string): Target | undefined {
   if (url.charCodeAt(0) !== 47 /* / */) return absoluteTarget(url);
+  const hash = url.indexOf('#');
+  const end = hash === -1 ? url.length : hash;
   const q = url.indexOf('?');
-  return q === -1 ? { path: url, search: '' } : { path: url.slice(0, q), search: url.slice(q + 1) };
+  return q === -1 || q > end ? { path: url.slice(0, end), search: '' } : { path: url.slice(0, q), search: url.slice(q + 1, end) };
 }
 
 function absoluteTarget(url: string): Target | undefined {
   if (!/^https?:\/\//i.test(url)) return undefined;
   const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start === -1) return { path: '/', search: '' };
-  const hash = url.indexOf('#', start);
-  return splitTarget(hash === -1 ? url.slice(start) : url.slice(start, hash));
+  return start === -1 ? { path: '/', search: '' } : splitTarget(url.slice(start));
+}
+
+/** A target in origin form, as handlers see it: `/posts?limit=2`. */
+export function originForm(target: Target): string {
+  return target.search === '' ? target.path : `${target.path}?${target.search}`;
 }

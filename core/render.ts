@@ -30,9 +30,18 @@ export function renderResult(out: unknown, added: Record<string, string> | null)
     body = result.kind === 'json' ? stringify(result.body) : String(result.body);
     headers['Content-Type'] = CONTENT_TYPES[result.kind];
   }
-  if (result.headers !== undefined) Object.assign(headers, result.headers);
-  if (added !== null) Object.assign(headers, added);
+  if (result.headers !== undefined) mergeHeaders(headers, result.headers);
+  if (added !== null) mergeHeaders(headers, added);
   return { status: result.status, headers, body };
+}
+
+/** Sets headers over others whatever their letter case, so `content-type` replaces `Content-Type`. */
+export function mergeHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
+  for (const name of Object.keys(source)) {
+    const lower = name.toLowerCase();
+    for (const existing of Object.keys(target)) if (existing !== name && existing.toLowerCase() === lower) delete target[existing];
+    target[name] = source[name]!;
+  }
 }
 
 const NO_CONTENT = new Result(204, 'empty', undefined);
@@ -52,7 +61,7 @@ export function renderError(err: unknown): Rendered {
   const error = err instanceof HttpError ? err : INTERNAL;
   const headers: Record<string, string> = Object.create(null);
   headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
-  if (error.headers !== undefined) Object.assign(headers, error.headers);
+  if (error.headers !== undefined) mergeHeaders(headers, error.headers);
   return { status: error.status, headers, body: JSON.stringify(error.toProblem()) };
 }
 
@@ -60,8 +69,8 @@ const INTERNAL = new HttpError(500);
 
 /**
  * The answer to a request no route serves: `204` + `Allow` for OPTIONS on a known path,
- * `405` + `Allow` for another method there, `404` for an unknown path, `400`/`414` for a
- * path that cannot be read.
+ * `405` + `Allow` for another method there, `404` for an unknown path, `400` for a path
+ * that cannot be read.
  */
 export function renderMiss(match: Exclude<Match, { kind: 'found' }>, method: string): Rendered {
   switch (match.kind) {
@@ -73,7 +82,7 @@ export function renderMiss(match: Exclude<Match, { kind: 'found' }>, method: str
     case 'not-found':
       return renderError(NOT_FOUND);
     case 'bad-request':
-      return renderError(new HttpError(match.status, match.detail));
+      return renderError(new HttpError(400, match.detail));
   }
 }
 

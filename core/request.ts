@@ -4,11 +4,15 @@ import type { Headers, Query, Request, Route } from './types.js';
 
 const EMPTY_QUERY: Query = Object.freeze(Object.create(null));
 
-/** The request object handlers receive; the same class behind both adapters. */
+/**
+ * The request object handlers receive; the same class behind both adapters, which subclass
+ * it only to say when the client goes away (`watch`).
+ */
 export class IncomingRequest<P = Readonly<Record<string, string>>> implements Request<P> {
   body: unknown = undefined;
   #search: string;
   #query: Query | undefined = undefined;
+  #controller: AbortController | undefined = undefined;
 
   constructor(
     readonly method: string,
@@ -26,6 +30,23 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   get query(): Query {
     return (this.#query ??= this.#search === '' ? EMPTY_QUERY : parsePairs(this.#search, false));
   }
+
+  // Most handlers never look at the signal, so the controller exists only once one does.
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = (this.#controller = new AbortController());
+      this.watch((reason) => controller.abort(reason));
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts `signal` (if a handler asked for it): the answer is no longer wanted. */
+  abort(reason: unknown): void {
+    this.#controller?.abort(reason);
+  }
+
+  /** Adapters call `abort` when the client goes away; the pure core knows no clients. */
+  protected watch(_abort: (reason: unknown) => void): void {}
 
   accepts(...types: string[]): string | false {
     return preferredType(this.headers.accept, types);

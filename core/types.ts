@@ -28,7 +28,7 @@ export type Headers = Readonly<Record<string, string | string[] | undefined>>;
 export interface Request<P = Readonly<Record<string, string>>> {
   /** The request method as sent (`HEAD` for a HEAD served by a GET route). */
   readonly method: string;
-  /** The request target as sent, e.g. `/posts?limit=2`. */
+  /** The request target in origin form, e.g. `/posts?limit=2` (an absolute-form target loses its scheme and host). */
   readonly url: string;
   /** The path part of the target, still percent-encoded. */
   readonly path: string;
@@ -41,6 +41,11 @@ export interface Request<P = Readonly<Record<string, string>>> {
   readonly body: unknown;
   /** The route record that matched. */
   readonly route: Route;
+  /**
+   * Aborted when the answer is no longer wanted: the client went away, or the handler
+   * outlived `handlerTimeout`. Pass it on to fetch, database drivers and timers.
+   */
+  readonly signal: AbortSignal;
   /** The first of `types` the client's `Accept` header prefers, or `false` if it takes none. */
   accepts(...types: string[]): string | false;
 }
@@ -77,6 +82,6 @@ export type Match =
   | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
   | { readonly kind: 'method-not-allowed'; readonly allow: string }
   | { readonly kind: 'not-found' }
-  | { readonly kind: 'bad-request'; readonly status: 400 | 414; readonly detail: string };
+  | { readonly kind: 'bad-request'; readonly detail: string };
 
 export type { Result };

@@ -131,6 +131,44 @@ test('close() :: cuts a request that outlives shutdownTimeout, so shutdown is bo
   assert.is(await inFlight, '');
 });
 
+test('close() :: answers finished while draining close their connection', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const slow = resource('jobs', { show: async () => (await gate, { done: true }) });
+  const running = await serve(slow);
+  const socket = exchange(running.url, 'GET /jobs/1 HTTP/1.1\r\nHost: x\r\n\r\n');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const closed = running.close();
+  release();
+  const answer = parseResponse(await socket);
+  assert.is(answer.status, 200);
+  assert.is(answer.headers.connection, 'close');
+  await closed;
+});
+
+test('req.signal :: aborts when the handler outlives handlerTimeout and when the client goes away', async () => {
+  const reasons: string[] = [];
+  const watched = resource('jobs', {
+    show: (req) =>
+      new Promise((resolve) => {
+        req.signal.addEventListener('abort', () => {
+          reasons.push(`${req.params.job_id}: ${(req.signal.reason as Error).message}`);
+          resolve(null);
+        });
+      }),
+  });
+  const running = await serve(watched, { handlerTimeout: 100, onError: () => {} });
+  try {
+    assert.is((await raw(running.url, { path: '/jobs/slow' })).status, 503);
+    const gone = exchange(running.url, 'GET /jobs/gone HTTP/1.1\r\nHost: x\r\n\r\n', 30);
+    await gone.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(reasons, ['slow: jobs.show did not answer within 100 ms', 'gone: the client went away']);
+  } finally {
+    await running.close();
+  }
+});
+
 test('close() :: closes idle keep-alive connections instead of waiting for them', async () => {
   const running = await serve(posts, { keepAliveTimeout: 60_000 });
   const response = await fetch(`${running.url}/posts`);

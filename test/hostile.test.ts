@@ -163,7 +163,9 @@ const CASES: Case[] = [
   { name: 'edit __proto__: 404', bytes: get('/posts/__proto__/edit', ['Accept: application/json']), check: problem(404) },
   { name: 'update __proto__: 404', bytes: send('PUT', '/posts/__proto__', JSON_T, '{"title":"x"}'), check: problem(404) },
   { name: 'destroy constructor: 404', bytes: call('DELETE', '/posts/constructor'), check: problem(404) },
-  { name: 'param of 300 characters: 414', bytes: get(`/posts/${'a'.repeat(300)}`), check: problem(414) },
+  { name: 'id of 300 characters: the app answers (404)', bytes: get(`/posts/${'a'.repeat(300)}`), check: problem(404) },
+  { name: 'new with an id of 300 characters: 400', bytes: get(`/posts/${'a'.repeat(300)}/new`, ['Accept: application/json']), check: problem(400) },
+  { name: 'param of 1 100 characters: 400', bytes: get(`/posts/${'a'.repeat(1100)}`), check: problem(400, /longer than 1024/) },
   { name: 'target of 9 000 characters: 414', bytes: get(`/posts?q=${'a'.repeat(9000)}`), check: problem(414) },
   { name: 'target of 20 000 characters: 431, closed', bytes: get(`/posts?q=${'a'.repeat(20_000)}`), check: closes(problem(431)) },
   { name: 'headers of 20 KB: 431, closed', bytes: get('/posts', [`X-Big: ${'a'.repeat(20_000)}`]), check: closes(problem(431)) },
@@ -230,7 +232,11 @@ const CASES: Case[] = [
   { name: 'handler rejects: bare 500', bytes: get('/faults/reject'), check: problem(500) },
   { name: 'handler never answers: 503 after handlerTimeout', bytes: get('/faults/never'), check: problem(503) },
   { name: 'handler answers after the timeout: 503, late answer dropped', bytes: get('/faults/late'), check: problem(503) },
-  { name: 'error while writing the error: bare 500', bytes: get('/faults/bad-error'), check: problem(500) },
+  { name: 'error while writing the error: bare 500 with its own reason phrase', bytes: get('/faults/bad-error'), check: (r) => {
+    problem(500)(r);
+    assert.match(r.wire, /^HTTP\/1\.1 500 Internal Server Error\r\n/);
+    assert.is(r.headers['x-broken'], undefined);
+  } },
   { name: 'result with no JSON form: 500', bytes: get('/faults/bigint'), check: problem(500) },
 ];
 

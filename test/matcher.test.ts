@@ -23,7 +23,7 @@ function brief(m: Match): string {
     case 'not-found':
       return '404';
     case 'bad-request':
-      return `${m.status} ${m.detail}`;
+      return `400 ${m.detail}`;
   }
 }
 
@@ -56,6 +56,9 @@ const CASES: ReadonlyArray<[method: string, path: string, expected: string]> = [
   ['POST', '/posts/42/edit', '405 GET, HEAD, OPTIONS'],
   ['DELETE', '/posts', '405 GET, HEAD, POST, OPTIONS'],
   ['OPTIONS', '/posts', '405 GET, HEAD, POST, OPTIONS'],
+  // Allow covers every route the path matches: the static search and the param routes beside it.
+  ['PATCH', '/posts/search', '405 GET, HEAD, PUT, DELETE, OPTIONS'],
+  ['OPTIONS', '/posts/search', '405 GET, HEAD, PUT, DELETE, OPTIONS'],
   ['GET', '/', '404'],
   ['GET', '/nope', '404'],
   ['GET', '/posts//edit', '404'],
@@ -69,7 +72,7 @@ const CASES: ReadonlyArray<[method: string, path: string, expected: string]> = [
   ['GET', '/posts/a%0D%0Ab', '400 control characters are not allowed in the path'],
   ['GET', '/posts/..', '400 dot segments are not allowed in the path'],
   ['GET', '/posts/%2e%2e/edit', '400 dot segments are not allowed in the path'],
-  ['GET', `/posts/${'x'.repeat(257)}`, '414 path parameter :post_id is longer than 256 characters'],
+  ['GET', `/posts/${'x'.repeat(1025)}`, '400 path parameter :post_id is longer than 1024 characters'],
 ];
 
 for (const [method, path, expected] of CASES) {
@@ -87,7 +90,7 @@ test('match() :: params live in a null-prototype object', () => {
 });
 
 test('match() :: maxParamLength is an option', () => {
-  assert.is(brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/1234')), '414 path parameter :post_id is longer than 3 characters');
+  assert.is(brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/1234')), '400 path parameter :post_id is longer than 3 characters');
   assert.is(brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/123')), 'posts.show {"post_id":"123"}');
 });
 

@@ -90,6 +90,10 @@ async function scenario(url: string): Promise<string[]> {
   assert.is(json(await put('/posts/gen-1', 'title=Form+put&body=b', 200, FORM_TYPE)).body, 'b');
   await put('/posts/gen-1', '{"id":"gen-1","title":"Same id"}', 200);
   assert.ok(json(await put('/posts/gen-1', '{"id":"other","title":"x"}', 422)).errors.id);
+  assert.equal(json(await put('/posts/gen-1', '{"id":"other","title":""}', 422)).errors, {
+    id: ['must match the id in the path'],
+    title: ['is required'],
+  });
   await put('/posts/gen-1', '{"title":""}', 422);
   await put('/posts/absent', '{"title":"x"}', 404);
   await put('/posts/gen-1', 'x', 415, { 'Content-Type': 'text/csv' });

@@ -32,6 +32,12 @@ test('renderResult() :: headers added with Reply.header() are sent', () => {
   assert.is(new Reply().created('/x').status, 201);
 });
 
+test('renderResult() :: headers replace others whatever their letter case', () => {
+  const reply = new Reply().header('content-type', 'application/vnd.api+json').header('X-Count', '2').header('x-count', '3');
+  assert.equal(plain(renderResult({}, reply.headers)).headers, { 'content-type': 'application/vnd.api+json', 'x-count': '3' });
+  assert.equal(plain(renderError(new HttpError(429, 'slow down', { headers: { 'content-type': 'text/plain' } }))).headers, { 'content-type': 'text/plain' });
+});
+
 test('renderResult() :: a value without a JSON form is an error, not an empty 200', () => {
   assert.throws(() => renderResult(() => 1, null), /handler returned a function/);
   assert.throws(() => renderResult({ n: 1n }, null));
@@ -62,14 +68,14 @@ test('HttpError :: name, title, type and status range', () => {
   assert.throws(() => new HttpError(4040), RangeError);
 });
 
-test('renderMiss() :: OPTIONS 204, other methods 405 with Allow, 404, 400 and 414', () => {
+test('renderMiss() :: OPTIONS 204, other methods 405 with Allow, 404 and 400', () => {
   const allow = 'GET, HEAD, OPTIONS';
   assert.equal(plain(renderMiss({ kind: 'method-not-allowed', allow }, 'OPTIONS')), { status: 204, headers: { Allow: allow }, body: '' });
   const denied = renderMiss({ kind: 'method-not-allowed', allow }, 'DELETE');
   assert.is(denied.status, 405);
   assert.is(denied.headers.Allow, allow);
   assert.is(renderMiss({ kind: 'not-found' }, 'GET').status, 404);
-  assert.is(renderMiss({ kind: 'bad-request', status: 414, detail: 'long' }, 'GET').status, 414);
+  assert.is(renderMiss({ kind: 'bad-request', detail: 'bad' }, 'GET').status, 400);
 });
 
 test.run();

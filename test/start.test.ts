@@ -73,6 +73,14 @@ for (const adapter of ['polka', 'node']) {
   });
 }
 
+test('examples/posts :: a SIGTERM the instant "listening on" appears still exits 0', async () => {
+  for (const adapter of ['polka', 'node', 'polka', 'node', 'polka', 'node', 'polka', 'node']) {
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0' });
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, [0, null], adapter);
+  }
+});
+
 test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1', async () => {
   for (const env of [{ ADAPTER: 'express' }, { PORT: 'eighty' }]) {
     const child = spawn('node', example, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

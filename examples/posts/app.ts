@@ -84,11 +84,8 @@ export function postsResource(repository: PostRepository, options: PostsOptions 
     async update(req) {
       const id = req.params.post_id;
       const existing = found(await repository.get(id), id);
-      const checked = checkPost(req.body);
+      const checked = checkPost(req.body, id);
       if (!checked.ok) throw invalid(checked.errors);
-      if (checked.input.id !== undefined && checked.input.id !== id) {
-        throw invalid({ id: ['must match the id in the path'] });
-      }
       const post: Post = { ...existing, title: checked.input.title, body: checked.input.body, updatedAt: now().toISOString() };
       if (!(await repository.replace(post))) throw absent(id);
       return post;

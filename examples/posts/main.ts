@@ -19,8 +19,21 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
+// Handlers go in before the server starts: a signal right after "listening on" must drain, not kill.
+let running: Running | undefined;
+let stopping = false;
+async function stop(): Promise<void> {
+  if (running === undefined) process.exit(0);
+  // A second signal while draining cuts the remaining connections at once.
+  if (stopping) return void running.server.closeAllConnections();
+  stopping = true;
+  await running.close();
+  process.exit(0);
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+
 const posts = postsResource(new MemoryPostRepository());
-let running: Running;
 try {
   running =
     adapter === 'node'
@@ -31,14 +44,3 @@ try {
   process.exit(1);
 }
 console.log(`listening on ${running.url}`);
-
-let stopping = false;
-async function stop(): Promise<void> {
-  // A second signal while draining cuts the remaining connections at once.
-  if (stopping) return void running.server.closeAllConnections();
-  stopping = true;
-  await running.close();
-  process.exit(0);
-}
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);

@@ -37,9 +37,10 @@ function length(text: string): number {
 
 /**
  * Checks a parsed JSON or form body against the post rules. `title` is trimmed; `body`
- * defaults to ""; an absent or null `id` is left for the server to choose.
+ * defaults to ""; an absent or null `id` is left for the server to choose, and must equal
+ * `pathId` when one is given (an update names its post in the path).
  */
-export function checkPost(data: unknown): Checked {
+export function checkPost(data: unknown, pathId?: string): Checked {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { ok: false, errors: { '': ['the body must be an object with title and body'] } };
   }
@@ -50,6 +51,7 @@ export function checkPost(data: unknown): Checked {
   let id: string | undefined;
   if (fields.id !== undefined && fields.id !== null) {
     if (typeof fields.id !== 'string' || !isPostId(fields.id)) add('id', 'must be 1 to 64 characters of A-Z a-z 0-9 - _');
+    else if (pathId !== undefined && fields.id !== pathId) add('id', 'must match the id in the path');
     else id = fields.id;
   }
 
