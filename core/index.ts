@@ -1,7 +1,9 @@
 export { ACTIONS, ACTION_NAMES, type Action } from './actions.js';
 export { HttpError, RouteDefinitionError, STATUS_TITLES, type HttpErrorOptions, type Problem } from './errors.js';
 export { idParam, singular, IRREGULAR, UNCOUNTABLE, type IdParam, type Singular } from './inflect.js';
+export { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat, type RouteFilter } from './listing.js';
 export { compile, type Matcher, type MatcherOptions } from './matcher.js';
+export { openapi, type OpenApiInfo } from './openapi.js';
 export { pathFor } from './path.js';
 export { Reply, Result, created, html, json, noContent, redirect, text, type ResultKind } from './reply.js';
 export {
@@ -14,4 +16,17 @@ export {
   type ResourceOptions,
   type Routable,
 } from './resource.js';
-export type { Handler, Headers, HttpMethod, Match, ParamKeys, Params, Query, Request, Route, RouteTable } from './types.js';
+export type {
+  ActionSchema,
+  Handler,
+  Headers,
+  HttpMethod,
+  JsonSchema,
+  Match,
+  ParamKeys,
+  Params,
+  Query,
+  Request,
+  Route,
+  RouteTable,
+} from './types.js';

@@ -4,7 +4,7 @@ import { RouteDefinitionError } from './errors.js';
 import { idParam, type IdParam } from './inflect.js';
 import { compile } from './matcher.js';
 import { paramNames } from './path.js';
-import type { Handler, Params, Route, RouteTable } from './types.js';
+import type { ActionSchema, Handler, Params, Route, RouteTable } from './types.js';
 
 /** Options of `resource()`; each one changes the table, and the listing shows the result. */
 export interface ResourceOptions {
@@ -16,6 +16,8 @@ export interface ResourceOptions {
   readonly param?: string;
   /** The URL segment, e.g. `blog-posts`, when it differs from the resource name. */
   readonly path?: string;
+  /** JSON Schemas per action, for the OpenAPI document: `{ create: { body: PostInput, response: Post } }`. */
+  readonly schemas?: { readonly [A in Action]?: ActionSchema };
 }
 
 type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string } ? P : IdParam<N>;
@@ -62,7 +64,7 @@ export interface Resource<
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 const PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
-const OPTION_KEYS = ['only', 'except', 'param', 'path'] as const;
+const OPTION_KEYS = ['only', 'except', 'param', 'path', 'schemas'] as const;
 
 /** The closest of `candidates` to a mistyped `word`, as ` (did you mean "x"?)`, or ''. */
 export function suggest(word: string, candidates: readonly string[]): string {
@@ -144,7 +146,7 @@ export function resource(name: string, handlers: Record<string, unknown>, option
   if (actions.length === 0) {
     throw new RouteDefinitionError(`${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`, { resource: name });
   }
-  const table = actions.map((action) => actionRoute(name, action, segment, param, handlers[action] as Handler));
+  const table = actions.map((action) => actionRoute(name, action, segment, param, handlers[action] as Handler, opts.schemas?.[action]));
   compile(table);
   return Object.freeze({
     name,
@@ -155,7 +157,7 @@ export function resource(name: string, handlers: Record<string, unknown>, option
   }) as Resource;
 }
 
-function actionRoute(name: string, action: Action, segment: string, param: string, handler: Handler): Route {
+function actionRoute(name: string, action: Action, segment: string, param: string, handler: Handler, schema: ActionSchema | undefined): Route {
   const shape = ACTIONS[action];
   const path = `/${segment}${shape.member ? `/:${param}` : ''}${shape.suffix}`;
   return Object.freeze({
@@ -166,6 +168,7 @@ function actionRoute(name: string, action: Action, segment: string, param: strin
     params: Object.freeze(paramNames(path)),
     name: `${name}.${action}`,
     body: shape.body,
+    ...(schema === undefined ? {} : { schema }),
     handler,
   });
 }
@@ -198,6 +201,19 @@ function checkOptions(call: string, name: string, options: unknown): ResourceOpt
           `${call}: "${key}" names unknown action ${JSON.stringify(action)}${typeof action === 'string' ? suggest(action, ACTION_NAMES) : ''}; actions are ${ACTION_NAMES.join(', ')}`,
           { resource: name, action: String(action) },
         );
+      }
+    }
+  }
+  if (opts.schemas !== undefined) {
+    if (opts.schemas === null || typeof opts.schemas !== 'object') {
+      throw new RouteDefinitionError(`${call}: "schemas" must be an object keyed by action, e.g. { create: { body } }`, { resource: name });
+    }
+    for (const [action, schema] of Object.entries(opts.schemas)) {
+      if (!isAction(action)) {
+        throw new RouteDefinitionError(`${call}: "schemas" names unknown action "${action}"${suggest(action, ACTION_NAMES)}`, { resource: name, action });
+      }
+      if (schema === null || typeof schema !== 'object') {
+        throw new RouteDefinitionError(`${call}: the schema of ${name}#${action} must be an object such as { body, response }`, { resource: name, action });
       }
     }
   }

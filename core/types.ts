@@ -56,6 +56,26 @@ export type Handler<P = Readonly<Record<string, string>>> = (
   res: Reply,
 ) => unknown;
 
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), kept as plain data. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/**
+ * What an action takes and gives, as JSON Schemas: documentation data that the OpenAPI
+ * document and the listing are generated from. sevenfold does not validate with it.
+ */
+export interface ActionSchema {
+  /** One line for the OpenAPI operation; a default is derived from the action. */
+  readonly summary?: string;
+  /** The request body (create and update): JSON or urlencoded with these fields. */
+  readonly body?: JsonSchema;
+  /** The success response body. */
+  readonly response?: JsonSchema;
+  /** An object schema whose properties are the query parameters. */
+  readonly query?: JsonSchema;
+  /** Statuses the handler answers with a problem besides the framework's own, e.g. `[409, 422]`. */
+  readonly errors?: readonly number[];
+}
+
 /** A route record: plain data plus the handler that serves it. */
 export interface Route<Path extends string = string> {
   /** The resource the route belongs to, e.g. `posts`. */
@@ -71,6 +91,8 @@ export interface Route<Path extends string = string> {
   readonly name: string;
   /** Whether the request body is read and parsed before the handler runs. */
   readonly body: boolean;
+  /** What the action takes and gives, when the resource declares it (`options.schemas`). */
+  readonly schema?: ActionSchema;
   readonly handler: Handler<any>;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpError, pathFor, resource, type Request } from '../../core/index.js';
 import { checkPost, isPostId, type FieldErrors, type Post } from './post.js';
 import type { PostRepository } from './repository.js';
+import { POST_SCHEMAS } from './schema.js';
 
 export interface PostsOptions {
   /** The clock behind createdAt and updatedAt; tests pass a fixed one. */
@@ -94,5 +95,5 @@ export function postsResource(repository: PostRepository, options: PostsOptions 
     async destroy(req) {
       if (!(await repository.remove(req.params.post_id))) throw absent(req.params.post_id);
     },
-  });
+  }, { schemas: POST_SCHEMAS });
 }

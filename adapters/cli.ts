@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat } from '../core/listing.js';
+import { openapi } from '../core/openapi.js';
+import { routes } from '../core/resource.js';
+import type { Route, RouteTable } from '../core/types.js';
+
+/** Where the CLI writes and which folder it resolves modules from; tests pass their own. */
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly cwd: string;
+}
+
+const USAGE = `Usage: sevenfold routes <module> [options]
+
+Prints the routes a module exports (resources, tables from routes(), or routes).
+
+Options:
+  --format text|md|json|openapi   output format (default: text)
+  --grep TEXT                     only routes whose name, method, path or action contains TEXT
+  --resource NAME                 only the routes of this resource
+  --method METHOD                 only routes with this method
+  --title TEXT, --api-version V   the OpenAPI info (default: from ./package.json)
+  -h, --help                      this help
+`;
+
+class UsageError extends Error {}
+
+function isRoute(value: unknown): value is Route {
+  const v = value as Route;
+  return v !== null && typeof v === 'object' && typeof v.path === 'string' && typeof v.method === 'string' && typeof v.handler === 'function';
+}
+
+/** The routes among a module's exports: resources, tables and single routes, each once. */
+export function routesOf(exports: Record<string, unknown>): RouteTable {
+  const found = new Set<Route>();
+  for (const value of Object.values(exports)) {
+    if (isRoute(value)) found.add(value);
+    else if (Array.isArray(value) && value.length > 0 && value.every(isRoute)) value.forEach((route) => found.add(route));
+    else if (value !== null && typeof value === 'object' && Array.isArray((value as { routes?: unknown }).routes)) {
+      for (const route of (value as { routes: unknown[] }).routes) if (isRoute(route)) found.add(route);
+    }
+  }
+  return routes([...found]);
+}
+
+async function load(specifier: string, cwd: string): Promise<Record<string, unknown>> {
+  const file = resolve(cwd, specifier);
+  if (!existsSync(file)) throw new Error(`cannot find module ${specifier} (looked for ${file})`);
+  if (['.ts', '.mts', '.cts', '.tsx'].includes(extname(file))) {
+    throw new Error(`cannot load ${specifier}: compile it with tsc first and pass the .js file (or run node with a TypeScript loader)`);
+  }
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new Error(`loading ${specifier} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function packageInfo(cwd: string): { title: string; version: string } {
+  try {
+    const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return { title: pkg.name ?? 'API', version: pkg.version ?? '0.0.0' };
+  } catch {
+    return { title: 'API', version: '0.0.0' };
+  }
+}
+
+/** Runs `sevenfold <args>` and resolves with the exit code: 0 done, 1 failed, 2 misused. */
+export async function main(args: readonly string[], io: Io): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        format: { type: 'string', default: 'text' },
+        grep: { type: 'string' },
+        resource: { type: 'string' },
+        method: { type: 'string' },
+        title: { type: 'string' },
+        'api-version': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      io.out(USAGE);
+      return 0;
+    }
+    const [command, specifier, ...rest] = positionals;
+    if (command !== 'routes') throw new UsageError(command === undefined ? 'missing command' : `unknown command "${command}"`);
+    if (specifier === undefined) throw new UsageError('missing <module>: the file that exports your resources');
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    const format = values.format;
+    if (format !== 'openapi' && !(LISTING_FORMATS as readonly string[]).includes(format)) {
+      throw new UsageError(`unknown format "${format}": use text, md, json or openapi`);
+    }
+    const table = routesOf(await load(specifier, io.cwd));
+    if (table.length === 0) {
+      throw new Error(`${specifier} exports no routes: export a resource, a table from routes(), or a route`);
+    }
+    const shown = filterRoutes(table, { grep: values.grep, resource: values.resource, method: values.method });
+    if (format === 'openapi') {
+      const info = packageInfo(io.cwd);
+      io.out(`${JSON.stringify(openapi(shown, { title: values.title ?? info.title, version: values['api-version'] ?? info.version }), null, 2)}\n`);
+    } else io.out(formatRoutes(shown, format as ListingFormat));
+    return 0;
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    io.err(`sevenfold: ${error instanceof Error ? error.message : String(error)}\n${usage ? `\n${USAGE}` : ''}`);
+    return usage ? 2 : 1;
+  }
+}

@@ -1,0 +1,58 @@
+import { tableOf, type Routable } from './resource.js';
+import type { Route, RouteTable } from './types.js';
+
+/** Which routes a listing shows; every given filter must match. */
+export interface RouteFilter {
+  /** Text found, ignoring case, in the name, method, path or resource#action. */
+  readonly grep?: string;
+  /** Only this resource's routes. */
+  readonly resource?: string;
+  /** Only this method (any case). */
+  readonly method?: string;
+}
+
+/** The formats a listing is printed in. */
+export type ListingFormat = 'text' | 'md' | 'json';
+
+export const LISTING_FORMATS: readonly ListingFormat[] = ['text', 'md', 'json'];
+
+/** The routes a filter keeps, in table order. */
+export function filterRoutes(source: Routable, filter: RouteFilter = {}): RouteTable {
+  const table = tableOf(source);
+  const grep = filter.grep?.toLowerCase();
+  const method = filter.method?.toUpperCase();
+  return table.filter(
+    (route) =>
+      (filter.resource === undefined || route.resource === filter.resource) &&
+      (method === undefined || route.method === method) &&
+      (grep === undefined || columns(route).some((cell) => cell.toLowerCase().includes(grep))),
+  );
+}
+
+const HEADER = ['Name', 'Method', 'Path', 'Action'] as const;
+
+/** The cells of one listing row: name, method, path, resource#action. */
+function columns(route: Route): [string, string, string, string] {
+  return [route.name, route.method, route.path, `${route.resource}#${route.action}`];
+}
+
+/**
+ * Prints a table (or a resource's): `text` as aligned columns for a terminal, `md` as a Markdown table,
+ * `json` as the route records without handlers. Data in, a string out; nothing is printed.
+ *
+ *     Name           Method  Path                  Action
+ *     posts.index    GET     /posts                posts#index
+ *     posts.show     GET     /posts/:post_id       posts#show
+ */
+export function formatRoutes(source: Routable, format: ListingFormat = 'text'): string {
+  const table = tableOf(source);
+  if (format === 'json') return `${JSON.stringify(table, null, 2)}\n`;
+  const rows = [[...HEADER], ...table.map(columns)];
+  const widths = HEADER.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  if (format === 'md') {
+    const line = (cells: readonly string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+    const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
+    return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n') + '\n';
+  }
+  return rows.map((cells) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]! + 2))).join('').trimEnd()).join('\n') + '\n';
+}
