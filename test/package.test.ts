@@ -40,6 +40,17 @@ console.log(JSON.stringify({ route: first.path, show: await show.json(), gone: g
 await running.close();
 `;
 
+// A module that only declares routes, for the CLI to list.
+const ROUTES_MODULE = `
+import { resource, routes } from 'sevenfold';
+
+export const notes = resource('notes', { index: () => [], show: (req) => req.params.note_id }, {
+  schemas: { show: { response: { type: 'object', properties: { id: { type: 'string' } } } } },
+});
+export const people = resource('people', { index: () => [], destroy: () => undefined });
+export default routes(notes, people);
+`;
+
 const POLKA_APP = `
 import polka from 'polka';
 import { createServer, type RequestListener } from 'node:http';
@@ -67,12 +78,30 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all th
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'notes-app', private: true, type: 'module' }));
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG));
     writeFileSync(join(app, 'node-app.ts'), NODE_APP);
+    writeFileSync(join(app, 'routes.ts'), ROUTES_MODULE);
     await npm(['install', tarball, '@types/node@20'], app);
 
     // Without polka installed, sevenfold and sevenfold/node must compile and run.
     await run(TSC, ['-p', app]);
     const nodeOut = JSON.parse((await run('node', [join(app, 'out', 'node-app.js')])).stdout);
     assert.equal(nodeOut, { route: '/notes', show: { id: 'n1' }, gone: 404, type: 'application/problem+json' });
+
+    // The package's bin lists the app's routes, as `npx sevenfold routes …` in any app.
+    const listing = await run('npx', ['--no-install', 'sevenfold', 'routes', 'out/routes.js'], { cwd: app });
+    assert.is(
+      listing.stdout,
+      [
+        'Name            Method  Path                Action',
+        'notes.index     GET     /notes              notes#index',
+        'notes.show      GET     /notes/:note_id     notes#show',
+        'people.index    GET     /people             people#index',
+        'people.destroy  DELETE  /people/:person_id  people#destroy',
+        '',
+      ].join('\n'),
+    );
+    const doc = JSON.parse((await run('npx', ['--no-install', 'sevenfold', 'routes', 'out/routes.js', '--format', 'openapi'], { cwd: app })).stdout);
+    assert.equal(doc.info, { title: 'notes-app', version: '0.0.0' });
+    assert.equal(Object.keys(doc.paths), ['/notes', '/notes/{note_id}', '/people', '/people/{person_id}']);
 
     writeFileSync(join(app, 'polka-app.ts'), POLKA_APP);
     await npm(['install', 'polka@0.5.2', '@types/polka'], app);
