@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ROOT, TSC } from './support/paths.js';
+
+// Every ```ts block in the README and docs/ is a whole program, compiled against the
+// package's entry points, so the examples cannot drift from the API.
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+interface Block {
+  readonly page: string;
+  readonly line: number;
+  readonly code: string;
+}
+
+function blocks(page: string): Block[] {
+  const found: Block[] = [];
+  const lines = readFileSync(join(ROOT, page), 'utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trim() !== '```ts') continue;
+    const start = i + 1;
+    while (++i < lines.length && lines[i]!.trim() !== '```');
+    found.push({ page, line: start + 1, code: lines.slice(start, i).join('\n') });
+  }
+  return found;
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    types: ['node'],
+    paths: {
+      sevenfold: [join(ROOT, 'core/index.ts')],
+      'sevenfold/node': [join(ROOT, 'adapters/node.ts')],
+      'sevenfold/polka': [join(ROOT, 'adapters/polka.ts')],
+      'sevenfold/controllers': [join(ROOT, 'adapters/controllers.ts')],
+    },
+  },
+  include: ['*.ts'],
+};
+
+test('docs :: every page has TypeScript examples', () => {
+  for (const page of ['README.md', 'docs/getting-started.md', 'docs/api.md', 'docs/adapters.md', 'docs/listing.md']) {
+    assert.ok(blocks(page).length > 0, `${page} has no \`\`\`ts example`);
+  }
+});
+
+test('docs :: every ```ts example compiles against the package', async () => {
+  const all = PAGES.flatMap(blocks);
+  const dir = mkdtempSync(join(ROOT, 'build', 'docs-'));
+  try {
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+    const names = all.map((block, i) => {
+      const name = `${block.page.replace(/\W+/g, '_')}_line${block.line}_${i}.ts`;
+      // `export {}` keeps each example a module of its own, so their names never collide.
+      writeFileSync(join(dir, name), `${block.code}\nexport {};\n`);
+      return name;
+    });
+    await promisify(execFile)(TSC, ['-p', dir, '--pretty', 'false'], { cwd: dir }).catch((error: { stdout: string }) => {
+      const report = error.stdout.replace(/(\S+?)_line(\d+)_\d+\.ts\((\d+),\d+\)/g, (_, page: string, line: string, at: string) => {
+        const source = PAGES.find((p) => p.replace(/\W+/g, '_') === page) ?? page;
+        return `${source}:${Number(line) + Number(at) - 1}`;
+      });
+      assert.unreachable(`examples that do not compile:\n${report}`);
+    });
+    assert.ok(names.length >= 10, `only ${names.length} examples found`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
