@@ -3,8 +3,7 @@ import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HttpError, resource, routes } from '../core/index.js';
-import { postsResource } from '../examples/posts/app.js';
-import { MemoryPostRepository } from '../examples/posts/repository.js';
+import { deterministicPosts } from './support/posts.js';
 import { exchange, json, parseResponse, raw, type RawResponse } from './support/http.js';
 import { ADAPTERS } from './support/servers.js';
 import type { Running } from '../adapters/node.js';
@@ -36,13 +35,7 @@ const faults = resource('faults', {
   update: (req) => ({ echo: req.body }),
 });
 
-function deterministic() {
-  let tick = Date.UTC(2026, 0, 1);
-  let serial = 0;
-  return { now: () => new Date(tick++), newId: () => `gen-${++serial}` };
-}
-
-const app = () => routes(postsResource(new MemoryPostRepository(), deterministic()), faults);
+const app = () => routes(deterministicPosts(), faults);
 
 // --- building requests by hand --------------------------------------------------------------
 

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsResource } from '../examples/posts/app.js';
-import { MemoryPostRepository } from '../examples/posts/repository.js';
 import { ADAPTERS } from './support/servers.js';
 
 const WORKERS = 16;
@@ -27,7 +26,7 @@ async function everything(url: string): Promise<Post[]> {
 
 for (const adapter of ADAPTERS) {
   test(`examples/posts on ${adapter.name} :: concurrent CRUD keeps every acknowledged write and nothing else`, async () => {
-    const running = await adapter.start(postsResource(new MemoryPostRepository()));
+    const running = await adapter.start(postsResource());
     const statuses = new Map<number, number>();
     const model = new Map<string, string>();
     const request = async (method: string, path: string, body?: unknown): Promise<number> => {

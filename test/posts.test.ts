@@ -1,16 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { postsResource } from '../examples/posts/app.js';
-import { MemoryPostRepository } from '../examples/posts/repository.js';
+import { POST_REPOSITORY, postsContainer, postsResource } from '../examples/posts/app.js';
+import type { PostRepository } from '../examples/posts/repository.js';
+import { deterministicPosts } from './support/posts.js';
 import { json, raw, type RawRequest, type RawResponse } from './support/http.js';
 import { ADAPTERS } from './support/servers.js';
 
-/** A clock one millisecond apart per call and numbered ids, so every adapter's run is the same. */
-function deterministic() {
-  let tick = Date.UTC(2026, 0, 1);
-  let serial = 0;
-  return { now: () => new Date(tick++), newId: () => `gen-${++serial}` };
-}
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const FORM_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -132,7 +127,7 @@ async function scenario(url: string): Promise<string[]> {
 test('examples/posts :: the spec, answered the same, byte for byte, on every adapter', async () => {
   const runs: Array<[string, string[]]> = [];
   for (const adapter of ADAPTERS) {
-    const running = await adapter.start(postsResource(new MemoryPostRepository(), deterministic()));
+    const running = await adapter.start(deterministicPosts());
     try {
       runs.push([adapter.name, await scenario(running.url)]);
     } catch (error) {
@@ -149,14 +144,34 @@ test('examples/posts :: the spec, answered the same, byte for byte, on every ada
 });
 
 test('examples/posts :: index orders posts created at the same instant by id', async () => {
-  const repository = new MemoryPostRepository();
-  const frozen = { now: () => new Date(Date.UTC(2026, 0, 1)) };
-  const running = await ADAPTERS[0]!.start(postsResource(repository, frozen));
+  const running = await ADAPTERS[0]!.start(deterministicPosts(() => new Date(Date.UTC(2026, 0, 1))));
   try {
     for (const id of ['m', 'z', 'a']) {
       await raw(running.url, { method: 'POST', path: '/posts', headers: JSON_TYPE, body: JSON.stringify({ id, title: id }) });
     }
     assert.equal(json(await raw(running.url, { path: '/posts' })).map((p: { id: string }) => p.id), ['a', 'm', 'z']);
+  } finally {
+    await running.close();
+  }
+});
+
+test('examples/posts :: another repository registered under POST_REPOSITORY replaces the store', async () => {
+  const calls: string[] = [];
+  const readOnly: PostRepository = {
+    list: async (limit, offset) => (calls.push(`list ${limit} ${offset}`), { posts: [], total: 0 }),
+    get: async (id) => (calls.push(`get ${id}`), { id, title: 'fixed', body: '', createdAt: 'then', updatedAt: 'then' }),
+    insert: async () => (calls.push('insert'), false),
+    replace: async () => false,
+    remove: async () => false,
+  };
+  const app = postsContainer();
+  app.register(POST_REPOSITORY, { useValue: readOnly });
+  const running = await ADAPTERS[0]!.start(postsResource(app));
+  try {
+    assert.is(json(await raw(running.url, { path: '/posts/any' })).title, 'fixed');
+    assert.is((await raw(running.url, { method: 'POST', path: '/posts', headers: JSON_TYPE, body: '{"id":"x","title":"t"}' })).status, 409);
+    assert.equal(json(await raw(running.url, { path: '/posts?limit=5' })), []);
+    assert.equal(calls, ['get any', 'insert', 'list 5 0']);
   } finally {
     await running.close();
   }

@@ -3,7 +3,6 @@ import polka from 'polka';
 import { listen, serve, type Running } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
 import { postsResource } from './app.js';
-import { MemoryPostRepository } from './repository.js';
 
 // Configuration comes from the environment, as the spec's "Starting it" section says.
 const adapter = process.env.ADAPTER ?? 'polka';
@@ -33,7 +32,7 @@ async function stop(): Promise<void> {
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 
-const posts = postsResource(new MemoryPostRepository());
+const posts = postsResource();
 try {
   running =
     adapter === 'node'

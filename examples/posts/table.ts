@@ -1,5 +1,4 @@
 import { postsResource } from './app.js';
-import { MemoryPostRepository } from './repository.js';
 
 /** The example's routes, for `sevenfold routes`: a module that only builds the table. */
-export const posts = postsResource(new MemoryPostRepository());
+export const posts = postsResource();

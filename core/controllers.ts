@@ -1,0 +1,183 @@
+// The polyfill must run before tsyringe loads and before any decorated class is defined; this
+// entry point is the one place sevenfold imports it, and `sevenfold` itself never does.
+import 'reflect-metadata';
+import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { ACTION_NAMES, isAction, type Action } from './actions.js';
+import { resourceMetadata } from './decorators.js';
+import { RouteDefinitionError } from './errors.js';
+import type { IdParam } from './inflect.js';
+import type { Reply } from './reply.js';
+import { resource, suggest, type ActionPath, type Resource, type ResourceOptions } from './resource.js';
+import type { Handler, Params, Request } from './types.js';
+
+export { Resource, resourceMetadata, RESOURCE_METADATA, type ResourceMetadata } from './decorators.js';
+export { container, delay, inject, injectable, injectAll, Lifecycle, registry, scoped, singleton } from 'tsyringe';
+export type { DependencyContainer, Disposable, InjectionToken } from 'tsyringe';
+
+/** The token of the current request in a request-scoped container: `@inject(REQUEST) req: Request`. */
+export const REQUEST: InjectionToken<Request> = Symbol.for('sevenfold:request');
+
+type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string } ? P : IdParam<N>;
+type SegmentOf<N extends string, O> = O extends { readonly path: infer S extends string } ? S : N;
+
+/**
+ * The request an action method of resource `N` receives, typed like a `resource()` handler's:
+ * `show(req: RequestFor<'posts', 'show'>)` sees `req.params.post_id`.
+ */
+export type RequestFor<N extends string, A extends Action, O extends ResourceOptions = {}> = Request<
+  Params<ActionPath<A, SegmentOf<N, O>, ParamOf<N, O>>>
+>;
+
+/**
+ * The shape a controller of resource `N` may have: `class PostsController implements
+ * ControllerFor<'posts'>` makes tsc check every action method's request type.
+ */
+export type ControllerFor<N extends string, O extends ResourceOptions = {}> = {
+  [A in Action]?: (req: RequestFor<N, A, O>, res: Reply) => unknown;
+};
+
+export interface ControllerOptions {
+  /** The container the controller and its dependencies come from; default a child of tsyringe's global one. */
+  readonly container?: DependencyContainer;
+  /**
+   * `'container'` (default): one controller instance per container. `'request'`: a child
+   * container per request, holding the request as `REQUEST`, so request-scoped services
+   * (`Lifecycle.ContainerScoped`) get a fresh instance each time and are disposed after it.
+   */
+  readonly scope?: 'container' | 'request';
+}
+
+type Constructor<T> = abstract new (...args: never[]) => T;
+
+/** The action methods a class has, walking its prototype chain as method lookup does. */
+function methodNames(prototype: object): string[] {
+  const names = new Set<string>();
+  for (let p = prototype; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object) {
+    for (const name of Object.getOwnPropertyNames(p)) {
+      if (name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(p, name)?.value === 'function') names.add(name);
+    }
+  }
+  return [...names];
+}
+
+/** A constructor parameter's token, as tsyringe will look it up. */
+function parameterTokens(target: Function): unknown[] {
+  const types = (Reflect.getMetadata('design:paramtypes', target) as unknown[] | undefined) ?? [];
+  const injected = (Reflect.getOwnMetadata('injectionTokens', target) as Record<string, unknown> | undefined) ?? {};
+  const count = Math.max(types.length, target.length, ...Object.keys(injected).map((k) => Number(k) + 1));
+  return Array.from({ length: count }, (_, i) => injected[i] ?? types[i]);
+}
+
+function tokenName(token: unknown): string {
+  if (typeof token === 'function') return token.name || 'an anonymous class';
+  if (typeof token === 'symbol') return token.toString();
+  return JSON.stringify(token) ?? String(token);
+}
+
+/** Refuses, before any request, constructor parameters the container cannot provide. */
+function checkParameters(target: Function, container: DependencyContainer, scope: 'container' | 'request', call: string): void {
+  parameterTokens(target).forEach((entry, i) => {
+    const where = `parameter #${i} of ${target.name}'s constructor`;
+    if (entry === undefined || entry === Object) {
+      throw new RouteDefinitionError(
+        `${call}: ${where} has no injection token: interfaces and type aliases vanish at run time, so write @inject(TOKEN) on it (and compile with tsc's emitDecoratorMetadata)`,
+      );
+    }
+    if (typeof entry === 'object' && entry !== null && !('token' in entry)) return; // delay(() => Class)
+    const descriptor = entry as { token?: unknown; multiple?: boolean };
+    if (typeof entry === 'object' && descriptor.multiple === true) return;
+    const token = typeof entry === 'object' && entry !== null ? descriptor.token : entry;
+    if (token === REQUEST) {
+      if (scope === 'request') return;
+      throw new RouteDefinitionError(`${call}: ${where} injects REQUEST, which exists only with { scope: 'request' }`);
+    }
+    if (typeof token === 'function') return; // a class: tsyringe builds it, and says so if it cannot
+    if (!container.isRegistered(token as InjectionToken, true)) {
+      throw new RouteDefinitionError(`${call}: ${where} needs ${tokenName(token)}, which is not registered in the container; register it before calling controller()`);
+    }
+  });
+}
+
+function resolutionError(call: string, target: Function, error: unknown): RouteDefinitionError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new RouteDefinitionError(`${call}: cannot resolve ${target.name}: ${reason}`);
+}
+
+function settle(out: unknown, after: () => void): unknown {
+  if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
+    return Promise.resolve(out).finally(after);
+  }
+  after();
+  return out;
+}
+
+/**
+ * Turns a `@Resource` class into a resource: its methods named after actions are the
+ * handlers, its instance comes from a tsyringe container. The result is the same route table
+ * `resource()` gives, so adapters, the listing and OpenAPI treat both alike.
+ */
+export function controller<C extends object>(
+  target: Constructor<C>,
+  options: ControllerOptions = {},
+): Resource<string, string, string, Extract<keyof C, Action>> {
+  const call = `controller(${typeof target === 'function' ? target.name || 'anonymous class' : String(target)})`;
+  if (typeof target !== 'function') throw new RouteDefinitionError(`${call}: expected a class decorated with @Resource('name')`);
+  const meta = resourceMetadata(target);
+  if (meta === undefined) {
+    throw new RouteDefinitionError(`${call}: ${target.name} has no @Resource('name') decorator, so it names no resource`);
+  }
+  const names = methodNames(target.prototype as object);
+  for (const name of names) {
+    if (isAction(name) || name.startsWith('_')) continue;
+    const hint = suggest(name, ACTION_NAMES);
+    if (hint !== '') {
+      throw new RouteDefinitionError(
+        `${call}: method "${name}" of ${target.name} is not an action${hint}; rename a helper to start with _ (or make it #private) to keep it`,
+        { resource: meta.name, action: name },
+      );
+    }
+  }
+
+  const scope = options.scope ?? 'container';
+  const container = options.container ?? rootContainer.createChildContainer();
+  const ctor = target as unknown as new (...args: unknown[]) => C;
+  checkParameters(target, container, scope, call);
+  if (!container.isRegistered(ctor)) container.register(ctor, ctor, { lifecycle: Lifecycle.ContainerScoped });
+
+  const handlers: Partial<Record<Action, Handler>> = {};
+  if (scope === 'container') {
+    let instance: C;
+    try {
+      instance = container.resolve(ctor);
+    } catch (error) {
+      throw resolutionError(call, target, error);
+    }
+    for (const name of names) {
+      if (!isAction(name)) continue;
+      const method = (instance as Record<string, Function>)[name]!;
+      handlers[name] = (req, res) => method.call(instance, req, res);
+    }
+  } else {
+    for (const name of names) {
+      if (!isAction(name)) continue;
+      handlers[name] = (req, res) => {
+        const child = container.createChildContainer();
+        child.register(REQUEST, { useValue: req });
+        let instance: C;
+        try {
+          instance = child.resolve(ctor);
+        } catch (error) {
+          void Promise.resolve(child.dispose()).catch(() => {});
+          throw resolutionError(call, target, error);
+        }
+        return settle((instance as Record<string, Function>)[name]!.call(instance, req, res), () => void Promise.resolve(child.dispose()).catch(() => {}));
+      };
+    }
+  }
+  return resource(meta.name as never, handlers as never, meta.options as never) as unknown as Resource<
+    string,
+    string,
+    string,
+    Extract<keyof C, Action>
+  >;
+}

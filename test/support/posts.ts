@@ -1,0 +1,14 @@
+import { CLOCK, NEW_ID, postsContainer, postsResource } from '../../examples/posts/app.js';
+
+/**
+ * The example with a clock one millisecond apart per call and numbered ids, swapped in by
+ * registering them in its container, so every adapter's run answers the same bytes.
+ */
+export function deterministicPosts(now?: () => Date) {
+  let tick = Date.UTC(2026, 0, 1);
+  let serial = 0;
+  const app = postsContainer();
+  app.register(CLOCK, { useValue: now ?? (() => new Date(tick++)) });
+  app.register(NEW_ID, { useValue: () => `gen-${++serial}` });
+  return postsResource(app);
+}
