@@ -119,3 +119,32 @@ export const apps = [mount(polka(), posts).listen, mount(polkaNext(), posts).lis
 export const running: Promise<Running> = serve(posts, { port: 0, bodyLimit: 1024 });
 // @ts-expect-error bodyLimit is a number
 serve(posts, { bodyLimit: '1mb' });
+
+// Controllers: action methods typed like resource() handlers.
+import { controller, type ControllerFor, type RequestFor } from '../core/controllers.js';
+
+export type ControllerChecks = [
+  Expect<Equal<RequestFor<'posts', 'show'>['params'], Params<'/posts/:post_id'>>>,
+  Expect<Equal<RequestFor<'posts', 'index'>['params'], Params<'/posts'>>>,
+  Expect<Equal<RequestFor<'articles', 'edit', { param: 'slug' }>['params'], Params<'/articles/:slug/edit'>>>,
+];
+
+export class TypedPosts implements ControllerFor<'posts'> {
+  show(req: RequestFor<'posts', 'show'>) {
+    // @ts-expect-error the param is post_id
+    req.params.id;
+    return req.params.post_id;
+  }
+}
+
+export class WrongPosts implements ControllerFor<'posts'> {
+  // @ts-expect-error a method whose request has the wrong params does not implement the controller
+  show(req: Request<{ readonly id: string }>) {
+    return req.params.id;
+  }
+}
+
+const typedPosts = controller(TypedPosts);
+export type ControllerActions = Expect<Equal<keyof typeof typedPosts.actions, 'show'>>;
+// @ts-expect-error controller() takes a class
+controller(() => null);
