@@ -49,6 +49,21 @@ const ABORTED = Symbol('request aborted');
 /** Set on a server by `close()`: answers from then on close their connection. */
 export const DRAINING = Symbol.for('sevenfold.draining');
 
+// Requests pipelined behind one still running wait here: they must take effect in order too.
+const QUEUE = Symbol('sevenfold.queue');
+type QueuedSocket = { [QUEUE]?: Array<() => void> };
+
+/** Runs the requests that waited on a connection, in order, until one of them is async again. */
+function release(socket: QueuedSocket): void {
+  const pending = socket[QUEUE];
+  socket[QUEUE] = undefined;
+  while (pending !== undefined && pending.length > 0) {
+    pending.shift()!();
+    const busy = socket[QUEUE] as Array<() => void> | undefined;
+    if (busy !== undefined) return void busy.push(...pending);
+  }
+}
+
 /** The request as handlers see it, told by the node response when the client goes away. */
 class NodeRequest<P> extends IncomingRequest<P> {
   constructor(
@@ -94,7 +109,7 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
 
   async function run(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>): Promise<void> {
     try {
-      if (request.route.body) request.body = await readParsedBody(req, bodyLimit, maxJsonDepth);
+      if (request.route.body) request.body = await readParsedBody(req, res, bodyLimit, maxJsonDepth);
       const reply = new Reply();
       let out = request.route.handler(request, reply);
       if (isThenable(out)) out = await deadline(out, handlerTimeout, slow);
@@ -112,6 +127,9 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   }
 
   return function dispatch(req, res, next) {
+    const socket = req.socket as unknown as QueuedSocket;
+    const waiting = socket[QUEUE];
+    if (waiting !== undefined) return void waiting.push(() => res.destroyed || dispatch(req, res, next));
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const refused = checkRequest(req, url, maxUrlLength);
@@ -128,7 +146,8 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       return sendSafely(req, res, renderMiss(match, method));
     }
     const request = new NodeRequest(method, originForm(target), target.path, target.search, req.headers, match.params, match.route as Route, res);
-    void run(req, res, request);
+    socket[QUEUE] = [];
+    void run(req, res, request).then(() => release(socket));
   };
 }
 
@@ -140,14 +159,18 @@ const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header
 function checkRequest(req: IncomingMessage, url: string, maxUrlLength: number): HttpError | undefined {
   if (url.length > maxUrlLength) return new HttpError(414, `the request target is longer than ${maxUrlLength} characters`);
   if (req.headers.host === undefined) return req.httpVersion === '1.0' ? undefined : NO_HOST;
-  // node keeps only the first Host header, so a second one shows only in rawHeaders.
+  return repeated(req, 'host') ? MANY_HOSTS : undefined;
+}
+
+/** Whether a header came more than once: node keeps only the first of some, so rawHeaders tells. */
+function repeated(req: IncomingMessage, lowerName: string): boolean {
   const raw = req.rawHeaders;
-  let hosts = 0;
+  let seen = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) return MANY_HOSTS;
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName && ++seen > 1) return true;
   }
-  return undefined;
+  return false;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -185,7 +208,7 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
   const bodiless = NO_BODY_STATUSES.has(out.status);
   if (!bodiless) out.headers['Content-Length'] = String(Buffer.byteLength(out.body));
   // The reason phrase is given every time: a failed writeHead leaves its own behind otherwise.
-  res.writeHead(out.status, STATUS_CODES[out.status] ?? '', out.headers);
+  res.writeHead(out.status, reason(out.status), out.headers);
   res.end(bodiless || req.method === 'HEAD' ? undefined : out.body);
 }
 
@@ -203,9 +226,22 @@ export function sendSafely(req: IncomingMessage, res: ServerResponse, out: Rende
   }
 }
 
-/** Reads and parses a JSON or urlencoded body, refusing others before reading a byte. */
-async function readParsedBody(req: IncomingMessage, limit: number, maxJsonDepth: number): Promise<unknown> {
+/** The reason phrase of a status line: RFC 9110's names, as the problem titles use them. */
+function reason(status: number): string {
+  return STATUS_TITLES[status] ?? STATUS_CODES[status] ?? '';
+}
+
+const MANY_TYPES = new HttpError(400, 'the request has more than one Content-Type header');
+
+/**
+ * Reads and parses a JSON or urlencoded body, refusing others before reading a byte; a client
+ * that asked `Expect: 100-continue` is invited to send only once the body would be taken.
+ */
+async function readParsedBody(req: IncomingMessage, res: ServerResponse, limit: number, maxJsonDepth: number): Promise<unknown> {
+  if (repeated(req, 'content-type')) throw MANY_TYPES;
   const format = bodyFormat(req.headers['content-type'], req.headers['content-encoding']);
+  const declared = Number(req.headers['content-length']);
+  if (req.headers.expect?.toLowerCase() === '100-continue' && !(declared > limit) && !res.headersSent) res.writeContinue();
   return parseBody(format, decodeText(await readBody(req, limit)), maxJsonDepth);
 }
 
@@ -277,6 +313,16 @@ function clientErrorStatus(code: string | undefined): number {
   return 400;
 }
 
+/** Writes a problem straight to a socket node has no response object for, then closes it. */
+export function writeProblem(socket: Duplex, error: HttpError): void {
+  const out = renderError(error);
+  const head = [`HTTP/1.1 ${error.status} ${reason(error.status)}`, `Date: ${new Date().toUTCString()}`];
+  for (const [name, value] of Object.entries(out.headers)) head.push(`${name}: ${value}`);
+  head.push(`Content-Length: ${Buffer.byteLength(out.body)}`, 'Connection: close');
+  socket.end(`${head.join('\r\n')}\r\n\r\n${out.body}`);
+  socket.once('finish', () => socket.destroy());
+}
+
 /**
  * The `clientError` listener `listen()` installs: requests node's parser rejects get the same
  * problem+json answer as everything else, then the connection closes (its framing is lost).
@@ -288,10 +334,5 @@ export function onClientError(error: Error & { code?: string }, socket: Duplex):
     return;
   }
   const status = clientErrorStatus(error.code);
-  const out = renderError(new HttpError(status, PARSE_ERRORS[error.code ?? ''] ?? 'the request is not valid HTTP/1.1'));
-  const head = [`HTTP/1.1 ${status} ${STATUS_TITLES[status]}`];
-  for (const [name, value] of Object.entries(out.headers)) head.push(`${name}: ${value}`);
-  head.push(`Content-Length: ${Buffer.byteLength(out.body)}`, 'Connection: close');
-  socket.end(`${head.join('\r\n')}\r\n\r\n${out.body}`);
-  socket.once('finish', () => socket.destroy());
+  writeProblem(socket, new HttpError(status, PARSE_ERRORS[error.code ?? ''] ?? 'the request is not valid HTTP/1.1'));
 }

@@ -1,7 +1,10 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Routable } from '../core/resource.js';
-import { createDispatcher, DRAINING, onClientError, type DispatchOptions } from './http.js';
+import { HttpError } from '../core/errors.js';
+import { renderError } from '../core/render.js';
+import { createDispatcher, DRAINING, onClientError, sendSafely, writeProblem, type DispatchOptions } from './http.js';
 
 export type { DispatchOptions } from './http.js';
 
@@ -73,6 +76,18 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
   // sevenfold answers a missing Host itself, as problem+json like every other refusal.
   server.requireHostHeader = false;
   server.on('clientError', onClientError);
+  // With these listeners node leaves Expect to the request path, which answers 100 only for a body it will take.
+  server.on('checkContinue', (req, res) => server.emit('request', req, res));
+  server.on('checkExpectation', (req, res) =>
+    sendSafely(req, res, renderError(new HttpError(417, 'only "Expect: 100-continue" is understood'))),
+  );
+  server.on('connect', (_req, socket: Duplex) => writeProblem(socket, new HttpError(501, 'CONNECT is not served here: this is not a proxy')));
+  // Connections are tracked so that shutdown can drop those that hold no request yet.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const shutdownTimeout = options.shutdownTimeout ?? 10_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -84,23 +99,30 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
       resolve({
         server,
         url: `http://${hostname}:${address.port}`,
-        close: () => (closing ??= shutdown(server, shutdownTimeout)),
+        close: () => (closing ??= shutdown(server, sockets, shutdownTimeout)),
       });
     });
   });
 }
 
-function shutdown(server: Server, timeout: number): Promise<void> {
+/**
+ * Stops accepting, then keeps closing connections that hold no request in flight (idle ones,
+ * and ones whose next request is still arriving) until none is left or `timeout` cuts the rest.
+ */
+function shutdown(server: Server, sockets: Set<Socket>, timeout: number): Promise<void> {
   (server as Server & { [DRAINING]?: boolean })[DRAINING] = true;
+  const idle = (): void => {
+    server.closeIdleConnections();
+    for (const socket of sockets) if ((socket as Socket & { _httpMessage?: unknown })._httpMessage == null) socket.destroy();
+  };
   return new Promise((resolve) => {
-    // Connections become idle as their last response ends; keep closing those as they appear.
-    const sweep = setInterval(() => server.closeIdleConnections(), 25);
+    const sweep = setInterval(idle, 25);
     const cut = setTimeout(() => server.closeAllConnections(), timeout);
     server.close(() => {
       clearInterval(sweep);
       clearTimeout(cut);
       resolve();
     });
-    server.closeIdleConnections();
+    idle();
   });
 }

@@ -6,6 +6,8 @@ import * as assert from 'uvu/assert';
 import { createListener, listen, serve } from '../adapters/node.js';
 import { mount } from '../adapters/polka.js';
 import { resource } from '../core/index.js';
+import { connect } from 'node:net';
+import { once } from 'node:events';
 import { exchange, json, parseResponse, raw, requestText } from './support/http.js';
 
 const posts = resource('posts', { index: () => ['from sevenfold'], show: (req) => ({ id: req.params.post_id }) });
@@ -167,6 +169,18 @@ test('req.signal :: aborts when the handler outlives handlerTimeout and when the
   } finally {
     await running.close();
   }
+});
+
+test('close() :: does not wait for a connection whose request has not arrived yet', async () => {
+  const running = await serve(posts);
+  const socket = connect(Number(new URL(running.url).port), '127.0.0.1');
+  await once(socket, 'connect');
+  socket.write('GET /posts HTTP/1.1\r\nHost: x\r\nX-Half: ');
+  socket.on('error', () => {});
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = Date.now();
+  await running.close();
+  assert.ok(Date.now() - started < 1000, `close() waited ${Date.now() - started} ms for half a request`);
 });
 
 test('close() :: closes idle keep-alive connections instead of waiting for them', async () => {

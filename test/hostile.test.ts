@@ -200,7 +200,21 @@ const CASES: Case[] = [
   } },
   { name: 'invalid UTF-8 body: 400', bytes: send('POST', '/posts', JSON_T, Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])), check: problem(400, /UTF-8/) },
   { name: 'body on a GET: ignored', bytes: send('GET', '/posts', JSON_T, '{"x":1}'), check: status(200) },
-  { name: 'Expect: 100-continue: 100 then 201', bytes: send('POST', '/posts', JSON_T, '{"id":"cont","title":"t"}', ['Expect: 100-continue']), check: (r) => assert.match(r.wire, /^HTTP\/1\.1 (100 Continue\r\n\r\nHTTP\/1\.1 )?201/) },
+  { name: 'Expect: 100-continue: 100 then 201', bytes: send('POST', '/posts', JSON_T, '{"id":"cont","title":"t"}', ['Expect: 100-continue']), check: (r) => assert.match(r.wire, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201/) },
+  { name: 'Expect: 100-continue over the limit: 413, never invited', bytes: `POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${5 * MiB}\r\nExpect: 100-continue\r\n\r\n`, check: (r) => {
+    closes(problem(413))(r);
+    assert.match(r.wire, /^HTTP\/1\.1 413 Content Too Large\r\n/);
+  } },
+  { name: 'Expect: 100-continue with an unsupported type: 415, never invited', bytes: `POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 10\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`, check: (r) => {
+    problem(415)(r);
+    assert.not.match(r.wire, /100 Continue/);
+  } },
+  { name: 'an Expect other than 100-continue: 417', bytes: get('/posts', ['Expect: teapot']), check: problem(417) },
+  { name: 'two Content-Type headers: 400', bytes: send('POST', '/posts', JSON_T, '{"title":"t"}', ['Content-Type: text/plain']), check: problem(400, /Content-Type/) },
+  { name: 'CONNECT: 501, closed', bytes: 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n', check: (r) => {
+    closes(problem(501))(r);
+    assert.ok(r.headers.date, 'a Date header');
+  } },
   // Protocol
   { name: 'no Host on HTTP/1.1: 400', bytes: 'GET /posts HTTP/1.1\r\nConnection: close\r\n\r\n', check: problem(400, /Host/) },
   { name: 'two Host headers: 400', bytes: 'GET /posts HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n', check: problem(400, /Host/) },
@@ -216,7 +230,10 @@ const CASES: Case[] = [
   { name: 'invalid header name: 400', bytes: 'GET /posts HTTP/1.1\r\nHost: x\r\nBad Header: v\r\n\r\n', check: closes(problem(400)) },
   { name: 'HTTP/2 preface on HTTP/1.1: 400', bytes: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', check: (r) => assert.ok(r.status === 400 || r.status === 505) },
   { name: 'unknown HTTP version: 400', bytes: 'GET /posts HTTP/9.9\r\nHost: x\r\n\r\n', check: (r) => assert.ok(r.status === 400 || r.status === 505) },
-  { name: 'garbage line: 400', bytes: '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n', check: closes(problem(400)) },
+  { name: 'garbage line: 400 with a Date', bytes: '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n', check: (r) => {
+    closes(problem(400))(r);
+    assert.match(r.headers.date ?? '', /GMT$/);
+  } },
   // Faults
   { name: 'handler throws: bare 500', bytes: get('/faults/throw'), check: (r) => {
     problem(500)(r);
@@ -300,6 +317,26 @@ hostile('pipelined requests :: answered in order on every adapter', async () => 
     await out.closed;
     const order = [...out.text().matchAll(/"ok":"(\w+)"|"status":(503)/g)].map((m) => m[1] ?? m[2]);
     assert.equal(order, ['one', '503', 'three']);
+  }
+});
+
+hostile('pipelined writes :: take effect in order, each seeing the one before', async () => {
+  for (const { running } of servers) {
+    const socket = await open(running.url);
+    const out = collect(socket);
+    const body = (title: string) => `{"id":"pipe","title":"${title}"}`;
+    socket.write(
+      `POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body('one').length}\r\n\r\n${body('one')}` +
+        'GET /posts/pipe HTTP/1.1\r\nHost: x\r\n\r\n' +
+        `PUT /posts/pipe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body('two').length}\r\n\r\n${body('two')}` +
+        'GET /posts/pipe HTTP/1.1\r\nHost: x\r\n\r\n' +
+        'DELETE /posts/pipe HTTP/1.1\r\nHost: x\r\n\r\n' +
+        'GET /posts/pipe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    await out.closed;
+    const statuses = [...out.text().matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    assert.equal(statuses, [201, 200, 200, 200, 204, 404]);
+    assert.equal([...out.text().matchAll(/"title":"(\w+)"/g)].map((m) => m[1]), ['one', 'one', 'two', 'two']);
   }
 });
 
