@@ -43,14 +43,14 @@ const TSCONFIG = {
       sevenfold: [join(ROOT, 'core/index.ts')],
       'sevenfold/node': [join(ROOT, 'adapters/node.ts')],
       'sevenfold/polka': [join(ROOT, 'adapters/polka.ts')],
-      'sevenfold/controllers': [join(ROOT, 'adapters/controllers.ts')],
+      'sevenfold/controllers': [join(ROOT, 'core/controllers.ts')],
     },
   },
   include: ['*.ts'],
 };
 
 test('docs :: every page has TypeScript examples', () => {
-  for (const page of ['README.md', 'docs/getting-started.md', 'docs/api.md', 'docs/adapters.md', 'docs/listing.md']) {
+  for (const page of ['README.md', 'docs/getting-started.md', 'docs/api.md', 'docs/adapters.md', 'docs/listing.md', 'docs/controllers.md']) {
     assert.ok(blocks(page).length > 0, `${page} has no \`\`\`ts example`);
   }
 });

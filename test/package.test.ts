@@ -12,7 +12,16 @@ const npm = (args: string[], cwd: string) =>
   run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, maxBuffer: 1 << 24 });
 
 const TSCONFIG = {
-  compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, outDir: 'out', types: ['node'] },
+  compilerOptions: {
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    outDir: 'out',
+    types: ['node'],
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+  },
   include: ['*.ts'],
 };
 
@@ -65,7 +74,40 @@ console.log(JSON.stringify({ status: res.status, allow: res.headers.get('allow')
 await running.close();
 `;
 
-test('npm pack :: a separate TypeScript app installs the tarball and uses all three entry points with types', async () => {
+// A decorated controller with an injected dependency, served on both adapters.
+const CONTROLLER_APP = `
+import { controller, container, inject, injectable, Resource, type RequestFor } from 'sevenfold/controllers';
+import { serve, listen } from 'sevenfold/node';
+import { mount } from 'sevenfold/polka';
+import polka from 'polka';
+import type { RequestListener } from 'node:http';
+
+interface Clock { now(): string }
+const CLOCK = Symbol('Clock');
+
+@Resource('tasks')
+@injectable()
+class TasksController {
+  constructor(@inject(CLOCK) private readonly clock: Clock) {}
+  show(req: RequestFor<'tasks', 'show'>) {
+    return { id: req.params.task_id, at: this.clock.now() };
+  }
+}
+
+const app = container.createChildContainer();
+app.register(CLOCK, { useValue: { now: () => 'noon' } });
+const tasks = controller(TasksController, { container: app });
+const onNode = await serve(tasks);
+const onPolka = await listen(mount(polka(), tasks).handler as RequestListener);
+const answers = [];
+for (const running of [onNode, onPolka]) {
+  answers.push(await (await fetch(running.url + '/tasks/t1')).json());
+  await running.close();
+}
+console.log(JSON.stringify(answers));
+`;
+
+test('npm pack :: a separate TypeScript app installs the tarball and uses all four entry points with types', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sevenfold-app-'));
   try {
     const packed = join(dir, 'packed');
@@ -108,6 +150,12 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all th
     await run(TSC, ['-p', app]);
     const polkaOut = JSON.parse((await run('node', [join(app, 'out', 'polka-app.js')])).stdout);
     assert.equal(polkaOut, { status: 405, allow: 'GET, HEAD, OPTIONS', show: { id: 'n2' } });
+
+    writeFileSync(join(app, 'controller-app.ts'), CONTROLLER_APP);
+    await npm(['install', 'tsyringe', 'reflect-metadata'], app);
+    await run(TSC, ['-p', app]);
+    const controllerOut = JSON.parse((await run('node', [join(app, 'out', 'controller-app.js')])).stdout);
+    assert.equal(controllerOut, [{ id: 't1', at: 'noon' }, { id: 't1', at: 'noon' }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
