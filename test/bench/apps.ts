@@ -1,0 +1,140 @@
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import fastify from 'fastify';
+import polka from 'polka';
+import { createListener } from '../../adapters/node.js';
+import { mount } from '../../adapters/polka.js';
+import { resource } from '../../core/index.js';
+
+// The same tiny posts app in every variant, so only the routing and plumbing differ.
+const POSTS = [
+  { id: '1', title: 'Hello', body: 'First post' },
+  { id: '2', title: 'Again', body: 'Second post' },
+];
+const post = (id: string) => ({ id, title: 'Hello', body: '' });
+const created = (input: { id?: unknown; title?: unknown }) => ({ id: String(input.id ?? 'new'), title: String(input.title ?? ''), body: '' });
+
+/** The workload: what is asked, and the exact status and body every variant must answer. */
+export const WORKLOAD = [
+  { method: 'GET', path: '/posts/42', status: 200, body: JSON.stringify(post('42')) },
+  { method: 'GET', path: '/posts', status: 200, body: JSON.stringify(POSTS) },
+  {
+    method: 'POST',
+    path: '/posts',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ id: 'p9', title: 'Bench' }),
+    status: 201,
+    body: JSON.stringify(created({ id: 'p9', title: 'Bench' })),
+  },
+  { method: 'GET', path: '/posts/42/edit', status: 200, body: JSON.stringify(post('42')) },
+  { method: 'DELETE', path: '/posts/42', status: 204, body: '' },
+] as const;
+
+const sevenfoldPosts = resource('posts', {
+  index: () => POSTS,
+  show: (req) => post(req.params.post_id),
+  new: (req) => post(req.params.post_id),
+  edit: (req) => post(req.params.post_id),
+  create: (req, res) => {
+    const made = created(req.body as { id?: unknown });
+    return res.created(`/posts/${made.id}`, made);
+  },
+  update: (req) => post(req.params.post_id),
+  destroy: () => undefined,
+});
+
+function json(res: ServerResponse, status: number, value: unknown, extra?: Record<string, string>): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...extra });
+  res.end(text);
+}
+
+function readJson(req: IncomingMessage, done: (value: { id?: unknown }) => void, fail: () => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    try {
+      done(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    } catch {
+      fail();
+    }
+  });
+}
+
+/** A dispatcher written by hand for these seven routes: the baseline everything is compared to. */
+const raw: RequestListener = (req, res) => {
+  const url = req.url!;
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const method = req.method;
+  if (path === '/posts') {
+    if (method === 'GET') return json(res, 200, POSTS);
+    if (method === 'POST') {
+      if (req.headers['content-type'] !== 'application/json') return json(res, 415, { status: 415 });
+      return readJson(req, (input) => {
+        const made = created(input);
+        json(res, 201, made, { Location: `/posts/${made.id}` });
+      }, () => json(res, 400, { status: 400 }));
+    }
+    return json(res, 405, { status: 405 }, { Allow: 'GET, HEAD, POST, OPTIONS' });
+  }
+  if (path.startsWith('/posts/')) {
+    const slash = path.indexOf('/', 7);
+    const id = decodeURIComponent(slash === -1 ? path.slice(7) : path.slice(7, slash));
+    const rest = slash === -1 ? '' : path.slice(slash);
+    if (rest === '') {
+      if (method === 'GET') return json(res, 200, post(id));
+      if (method === 'PUT') return readJson(req, () => json(res, 200, post(id)), () => json(res, 400, { status: 400 }));
+      if (method === 'DELETE') {
+        res.writeHead(204);
+        return res.end();
+      }
+    } else if ((rest === '/edit' || rest === '/new') && method === 'GET') return json(res, 200, post(id));
+  }
+  json(res, 404, { status: 404 });
+};
+
+function plainPolka(): RequestListener {
+  const app = polka();
+  app.get('/posts', (req, res) => json(res, 200, POSTS));
+  app.get('/posts/:id', (req, res) => json(res, 200, post(String(req.params.id))));
+  app.get('/posts/:id/new', (req, res) => json(res, 200, post(String(req.params.id))));
+  app.get('/posts/:id/edit', (req, res) => json(res, 200, post(String(req.params.id))));
+  app.post('/posts', (req, res) =>
+    readJson(req, (input) => {
+      const made = created(input);
+      json(res, 201, made, { Location: `/posts/${made.id}` });
+    }, () => json(res, 400, { status: 400 })),
+  );
+  app.put('/posts/:id', (req, res) => readJson(req, () => json(res, 200, post(String(req.params.id))), () => json(res, 400, {})));
+  app.delete('/posts/:id', (req, res) => {
+    res.writeHead(204);
+    res.end();
+  });
+  return app.handler as unknown as RequestListener;
+}
+
+async function fastifyServer(): Promise<Server> {
+  const app = fastify();
+  app.get('/posts', async () => POSTS);
+  app.get<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
+  app.get<{ Params: { id: string } }>('/posts/:id/new', async (req) => post(req.params.id));
+  app.get<{ Params: { id: string } }>('/posts/:id/edit', async (req) => post(req.params.id));
+  app.post('/posts', async (req, reply) => {
+    const made = created(req.body as { id?: unknown });
+    return reply.code(201).header('Location', `/posts/${made.id}`).send(made);
+  });
+  app.put<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
+  app.delete('/posts/:id', async (req, reply) => reply.code(204).send());
+  await app.ready();
+  return app.server;
+}
+
+/** The variants the benchmark runs, by name; each gives a node:http server not yet listening. */
+export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
+  raw: () => createServer(raw),
+  'sevenfold/node': () => createServer(createListener(sevenfoldPosts, { onError: () => {} })),
+  polka: () => createServer(plainPolka()),
+  'sevenfold/polka': () => createServer(mount(polka(), sevenfoldPosts, { onError: () => {} }).handler as unknown as RequestListener),
+  fastify: fastifyServer,
+};
+

@@ -1,0 +1,90 @@
+import FindMyWay from 'find-my-way';
+import { compile, resource, routes, type RouteTable } from '../../core/index.js';
+
+const ok = () => null;
+const seven = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
+
+/** `count` resources of seven routes each: r0, r1, … (posts alone when count is 1). */
+export function table(count: number): RouteTable {
+  return routes(...Array.from({ length: count }, (_, i) => resource(count === 1 ? 'posts' : `r${i}s`, seven)));
+}
+
+/** Requests of every shape, spread over the resources, as [method, path] pairs. */
+function requests(count: number): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i < 64; i++) {
+    const name = count === 1 ? 'posts' : `r${(i * 7919) % count}s`;
+    const id = String(1000 + i);
+    out.push(
+      ['GET', `/${name}`],
+      ['GET', `/${name}/${id}`],
+      ['GET', `/${name}/${id}/edit`],
+      ['GET', `/${name}/${id}/new`],
+      ['POST', `/${name}`],
+      ['PUT', `/${name}/${id}`],
+      ['DELETE', `/${name}/${id}`],
+    );
+  }
+  return out;
+}
+
+/** Lookups per second of `find` over the requests, the median of a few timed trials. */
+function rate(find: (method: string, path: string) => unknown, list: Array<[string, string]>, iterations: number): number {
+  const trials: number[] = [];
+  let sink = 0;
+  for (let t = 0; t < 7; t++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i++) {
+      const [method, path] = list[i % list.length]!;
+      if (find(method, path) !== undefined) sink++;
+    }
+    trials.push(iterations / (Number(process.hrtime.bigint() - start) / 1e9));
+  }
+  if (sink === 0) throw new Error('nothing matched');
+  return trials.sort((a, b) => a - b)[3]!;
+}
+
+export interface MatchFigures {
+  readonly routes: number;
+  readonly sevenfold: number;
+  readonly findMyWay: number;
+}
+
+/** sevenfold's matcher against find-my-way on the same table and requests. */
+export function matchFigures(count: number, iterations = 2_000_000): MatchFigures {
+  const t = table(count);
+  const matcher = compile(t);
+  const router = FindMyWay();
+  for (const route of t) router.on(route.method as 'GET', route.path, ok);
+  const list = requests(count);
+  for (const [method, path] of list) {
+    const m = matcher.match(method, path);
+    if (m.kind !== 'found') throw new Error(`sevenfold missed ${method} ${path}`);
+    if (router.find(method as 'GET', path) === null) throw new Error(`find-my-way missed ${method} ${path}`);
+  }
+  rate((m, p) => matcher.match(m, p), list, iterations / 4); // warm up both before timing
+  rate((m, p) => router.find(m as 'GET', p) ?? undefined, list, iterations / 4);
+  return {
+    routes: t.length,
+    sevenfold: rate((m, p) => matcher.match(m, p), list, iterations),
+    findMyWay: rate((m, p) => router.find(m as 'GET', p) ?? undefined, list, iterations),
+  };
+}
+
+/** Milliseconds to declare and compile `count` resources, and heap bytes per route kept. */
+export function buildFigures(count = 1000): { ms: number; bytesPerRoute: number } {
+  const times: number[] = [];
+  for (let t = 0; t < 5; t++) {
+    const start = process.hrtime.bigint();
+    compile(table(count));
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const kept = compile(table(count));
+  gc?.();
+  const bytes = process.memoryUsage().heapUsed - before;
+  if (kept.routes.length !== count * 7) throw new Error('table lost routes');
+  return { ms: times.sort((a, b) => a - b)[2]!, bytesPerRoute: gc === undefined ? NaN : bytes / (count * 7) };
+}

@@ -1,0 +1,141 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import { WORKLOAD } from './apps.js';
+import { buildFigures, matchFigures } from './matching.js';
+
+// Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
+// shared 2-core machine absolute numbers move 10-20% from run to run, ratios much less.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const NAMES = ['raw', 'sevenfold/node', 'polka', 'sevenfold/polka', 'fastify'].filter((n) => ONLY === undefined || ONLY.includes(n));
+
+interface Server {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+async function start(name: string): Promise<Server> {
+  const child = fork(new URL('./server.js', import.meta.url), [name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_PROF === name ? ['--cpu-prof'] : [] });
+  const [message] = (await once(child, 'message')) as [{ port: number }];
+  return { name, child, url: `http://127.0.0.1:${message.port}` };
+}
+
+async function cpu(server: Server): Promise<number> {
+  server.child.send('cpu');
+  const [message] = (await once(server.child, 'message')) as [{ cpu: NodeJS.CpuUsage }];
+  return message.cpu.user + message.cpu.system;
+}
+
+/** Every workload request answered with exactly the expected status and body, or the run stops. */
+async function verify(server: Server): Promise<void> {
+  for (const item of WORKLOAD) {
+    const res = await fetch(server.url + item.path, {
+      method: item.method,
+      headers: 'headers' in item ? item.headers : {},
+      body: 'payload' in item ? item.payload : undefined,
+    });
+    const body = await res.text();
+    if (res.status !== item.status || body !== item.body) {
+      throw new Error(`${server.name} answered ${item.method} ${item.path} with ${res.status} ${body}; expected ${item.status} ${item.body}`);
+    }
+  }
+}
+
+interface Sample {
+  readonly rps: number;
+  readonly cpuPerRequest: number;
+  readonly p99: number;
+}
+
+async function load(server: Server, seconds: number): Promise<Sample> {
+  let wrong = 0;
+  const requests = WORKLOAD.map((item) => ({
+    method: item.method,
+    path: item.path,
+    headers: 'headers' in item ? { ...item.headers } : undefined,
+    body: 'payload' in item ? item.payload : undefined,
+    onResponse: (status: number, body: string) => {
+      if (status !== item.status || (body ?? '') !== item.body) wrong++;
+    },
+  }));
+  const before = await cpu(server);
+  const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration: seconds, requests: requests as never });
+  const used = (await cpu(server)) - before;
+  const answered = result.requests.total;
+  if (wrong > 0 || result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
+    throw new Error(`${server.name}: ${wrong} wrong answers, ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`);
+  }
+  return { rps: result.requests.average, cpuPerRequest: used / answered, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const fixed = (n: number, digits = 2) => n.toFixed(digits);
+
+async function http(): Promise<string> {
+  const servers: Server[] = [];
+  for (const name of NAMES) servers.push(await start(name));
+  try {
+    for (const server of servers) await verify(server);
+    for (const server of servers) await load(server, 1); // warm-up: JIT, connection pools
+    const samples = new Map<string, Sample[]>(NAMES.map((n) => [n, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      // Each round starts one place later, so no variant always runs first or last.
+      for (let i = 0; i < servers.length; i++) {
+        const server = servers[(i + round) % servers.length]!;
+        samples.get(server.name)!.push(await load(server, SECONDS));
+      }
+      process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+    }
+    const raw = samples.get('raw');
+    const lines = [
+      `| variant | req/s (median) | req/s spread | req/s vs raw | server CPU µs/req (median) | CPU spread | CPU vs raw | p99 ms |`,
+      `|---|---|---|---|---|---|---|---|`,
+    ];
+    for (const name of NAMES) {
+      const s = samples.get(name)!;
+      const rps = s.map((x) => x.rps);
+      const cpuUs = s.map((x) => x.cpuPerRequest);
+      // Ratios are taken round by round against raw, then the median: noise between rounds cancels.
+      const rpsRatio = raw ? median(s.map((x, i) => x.rps / raw[i]!.rps)) : NaN;
+      const cpuRatio = raw ? median(s.map((x, i) => x.cpuPerRequest / raw[i]!.cpuPerRequest)) : NaN;
+      lines.push(
+        `| ${name} | ${Math.round(median(rps))} | ${Math.round(Math.min(...rps))}–${Math.round(Math.max(...rps))} | ${fixed(rpsRatio)}× | ${fixed(median(cpuUs), 1)} | ${fixed(Math.min(...cpuUs), 1)}–${fixed(Math.max(...cpuUs), 1)} | ${fixed(cpuRatio)}× | ${median(s.map((x) => x.p99))} |`,
+      );
+    }
+    return lines.join('\n');
+  } finally {
+    for (const server of servers) {
+      server.child.send('exit');
+      await once(server.child, 'exit');
+    }
+  }
+}
+
+function matching(): string {
+  const lines = ['| table | routes | sevenfold lookups/s | find-my-way lookups/s | sevenfold vs find-my-way |', '|---|---|---|---|---|'];
+  const figures = [1, 100, 1000].map((count) => ({ count, ...matchFigures(count) }));
+  for (const f of figures) {
+    const label = f.count === 1 ? 'posts' : `${f.count} resources × 7`;
+    lines.push(`| ${label} | ${f.routes} | ${(f.sevenfold / 1e6).toFixed(2)} M | ${(f.findMyWay / 1e6).toFixed(2)} M | ${fixed(f.sevenfold / f.findMyWay)}× |`);
+  }
+  const flat = figures[0]!.sevenfold / figures[2]!.sevenfold;
+  lines.push('', `Cost of a lookup with 1 000 resources against 1: ${fixed(flat)}× (flat is 1.00×).`);
+  const build = buildFigures(1000);
+  lines.push(`Declaring and compiling 1 000 resources (7 000 routes): ${fixed(build.ms, 1)} ms; heap kept per route: ${Math.round(build.bytesPerRoute)} bytes.`);
+  return lines.join('\n');
+}
+
+const started = Date.now();
+const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
+console.log(`## HTTP: the posts workload (${WORKLOAD.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`);
+console.log(`## Route matching and building\n\n${matching()}\n`);
+console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
