@@ -1,6 +1,7 @@
 import { parse as parseContentType } from 'content-type';
 import secureJson from 'secure-json-parse';
 import { HttpError } from './errors.js';
+import { NullObject } from './null-object.js';
 
 /** The request body formats sevenfold parses; anything else is refused with `415`. */
 export type BodyFormat = 'json' | 'form';
@@ -53,7 +54,7 @@ export const DEFAULT_JSON_DEPTH = 64;
 /**
  * Parses a body in the given format. JSON goes through secure-json-parse, so `__proto__`
  * and `constructor.prototype` keys are refused, and nesting deeper than `maxDepth` is a `400`;
- * form fields land in a null-prototype object.
+ * form fields land in an object without Object.prototype.
  */
 export function parseBody(format: BodyFormat, text: string, maxDepth = DEFAULT_JSON_DEPTH): unknown {
   return format === 'json' ? parseJson(text, maxDepth) : parseForm(text);
@@ -94,11 +95,11 @@ function parseForm(text: string): Record<string, string | string[]> {
 }
 
 /**
- * Parses `a=1&b=2&a=3` into a null-prototype object; repeated keys become arrays, in order.
+ * Parses `a=1&b=2&a=3` into an object without Object.prototype; repeated keys become arrays, in order.
  * With `refuseProto`, a `__proto__` key is a `400`, as it is in JSON bodies.
  */
 export function parsePairs(text: string, refuseProto: boolean): Record<string, string | string[]> {
-  const fields: Record<string, string | string[]> = Object.create(null);
+  const fields: Record<string, string | string[]> = new NullObject();
   for (const [key, value] of new URLSearchParams(text)) {
     if (refuseProto && key === '__proto__') throw new HttpError(400, 'form field "__proto__" is not allowed');
     const seen = fields[key];

@@ -33,9 +33,9 @@ export interface Request<P = Readonly<Record<string, string>>> {
   /** The path part of the target, still percent-encoded. */
   readonly path: string;
   readonly headers: Headers;
-  /** Decoded path parameters in a null-prototype object. */
+  /** Decoded path parameters in an object without Object.prototype. */
   readonly params: P;
-  /** The query string parsed into a null-prototype object (parsed on first use). */
+  /** The query string parsed into an object without Object.prototype (parsed on first use). */
   readonly query: Query;
   /** The parsed body (JSON or urlencoded) for routes that read one, otherwise `undefined`. */
   readonly body: unknown;

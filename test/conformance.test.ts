@@ -15,7 +15,7 @@ const widgets = resource('widgets', {
     if (id === 'nothing') return undefined;
     if (id === 'function') return () => 1;
     if (id === 'late') return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 20));
-    return { params: { ...req.params }, proto: Object.getPrototypeOf(req.params) === null };
+    return { params: { ...req.params }, proto: !Object.prototype.isPrototypeOf(req.params) && !('toString' in req.params) };
   },
   new: (req, res) => res.html(`<form>${req.params.widget_id.length}</form>`),
   edit: (req: Request<{ widget_id: string }>, res) =>
@@ -65,7 +65,7 @@ const CASES: Case[] = [
     check: (r) => assert.is(r.body, '{"url":"/widgets?a=1&a=2&b=x+y&__proto__=p","query":{"a":["1","2"],"b":"x y","__proto__":"p"}}'),
   },
   {
-    name: 'show: decoded params in a null-prototype object',
+    name: 'show: decoded params in an object without Object.prototype',
     request: { path: '/widgets/a%20b' },
     check: (r) => assert.equal(json(r), { params: { widget_id: 'a b' }, proto: true }),
   },

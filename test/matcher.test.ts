@@ -45,7 +45,7 @@ const CASES: ReadonlyArray<[method: string, path: string, expected: string]> = [
   ['GET', '/posts/new', 'posts.show {"post_id":"new"}'],
   ['HEAD', '/posts/42', 'posts.show {"post_id":"42"}'],
   ['HEAD', '/posts', 'posts.index {}'],
-  // Params are decoded once; reserved words are ordinary values in a null-prototype object.
+  // Params are decoded once; reserved words are ordinary values in an object without Object.prototype.
   ['GET', '/posts/a%20b', 'posts.show {"post_id":"a b"}'],
   ['GET', '/posts/a%2Fb', 'posts.show {"post_id":"a/b"}'],
   ['GET', '/posts/%E2%9C%93', 'posts.show {"post_id":"✓"}'],
@@ -81,11 +81,12 @@ for (const [method, path, expected] of CASES) {
   });
 }
 
-test('match() :: params live in a null-prototype object', () => {
+test('match() :: params live in an object without Object.prototype', () => {
   const m = matcher.match('GET', '/posts/__proto__');
   assert.is(m.kind, 'found');
   if (m.kind !== 'found') return;
-  assert.is(Object.getPrototypeOf(m.params), null);
+  assert.not.ok(Object.prototype.isPrototypeOf(m.params));
+  assert.not.ok('constructor' in m.params);
   assert.is(({} as Record<string, unknown>).post_id, undefined);
 });
 
