@@ -22,20 +22,78 @@ interface Node {
   methods: Record<string, Route> | undefined;
   /** The `Allow` header for this path: its methods, HEAD with GET, and OPTIONS. */
   allow: string;
+  /** The route per method in fixed slots: one monomorphic load beats a keyed lookup per request. */
+  GET: Slot | undefined;
+  HEAD: Slot | undefined;
+  POST: Slot | undefined;
+  PUT: Slot | undefined;
+  PATCH: Slot | undefined;
+  DELETE: Slot | undefined;
+  OPTIONS: Slot | undefined;
+  other: Map<string, Slot> | undefined;
+  /** The static children as parallel lists when there are few: comparing beats hashing a fresh string. */
+  keys: string[] | undefined;
+  children: Node[] | undefined;
+}
+
+// Up to this many static children are compared in place; more are looked up in the Map.
+const FEW = 8;
+// What walk() answers when the path needs the careful path after all (a dot segment).
+const CAREFUL = { careful: true } as unknown as Node;
+
+/** Fills in the comparison lists once the tree is complete. */
+function seal(node: Node): void {
+  if (node.statics.size <= FEW) {
+    node.keys = [...node.statics.keys()];
+    node.children = [...node.statics.values()];
+  }
+  for (const child of node.statics.values()) seal(child);
+  if (node.param !== undefined) seal(node.param);
 }
 
 type Found = Extract<Match, { kind: 'found' }>;
+
+/** A route ending at a node, with its answer built once when it has no params. */
+interface Slot {
+  readonly route: Route;
+  readonly found: Found | undefined;
+  /** Builds this route's params object from the walked values. */
+  readonly params: (values: readonly string[]) => Record<string, string>;
+}
+
+/**
+ * A params builder made for one route: its own code keeps each property store monomorphic,
+ * where one shared loop over a thousand routes' names would go megamorphic.
+ */
+function paramsBuilder(names: readonly string[]): (values: readonly string[]) => Record<string, string> {
+  const body = names.map((name, i) => `o[${JSON.stringify(name)}] = v[${i}];`).join(' ');
+  return new Function('N', `return function params(v) { const o = new N(); ${body} return o; };`)(NullObject);
+}
+
+const SLOTTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const NOT_FOUND: Match = Object.freeze({ kind: 'not-found' });
 const NO_PARAMS: Record<string, string> = Object.freeze(new NullObject());
 // Control characters in a decoded segment are never part of a legitimate resource path.
 const CONTROL = /[\u0000-\u001f\u007f]/;
-// Paths with escapes, control characters or dot segments take the careful path; others need no decoding.
-const CAREFUL = /[%\u0000-\u001f\u007f]|\/\.\.?(?:\/|$)/;
-
 function newNode(): Node {
-  return { statics: new Map(), param: undefined, methods: undefined, allow: '' };
+  return {
+    statics: new Map(),
+    param: undefined,
+    methods: undefined,
+    allow: '',
+    GET: undefined,
+    HEAD: undefined,
+    POST: undefined,
+    PUT: undefined,
+    PATCH: undefined,
+    DELETE: undefined,
+    OPTIONS: undefined,
+    other: undefined,
+    keys: undefined,
+    children: undefined,
+  };
 }
 
 function allowOf(methods: Iterable<string>): string {
@@ -70,83 +128,136 @@ function insert(root: Node, route: Route): Node {
   }
   methods[route.method] = route;
   node.allow = allowOf(Object.keys(methods));
+  const slot: Slot = {
+    route,
+    found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: NO_PARAMS }) : undefined,
+    params: paramsBuilder(route.params),
+  };
+  if (SLOTTED.has(route.method)) node[route.method as 'GET'] = slot;
+  else (node.other ??= new Map()).set(route.method, slot);
   return node;
 }
 
 /** The route a node serves for a method: its own, or its GET route for HEAD. */
-function routeFor(node: Node, method: string): Route | undefined {
-  const methods = node.methods;
-  if (methods === undefined) return undefined;
-  return methods[method] ?? (method === 'HEAD' ? methods.GET : undefined);
+function slotFor(node: Node, method: string): Slot | undefined {
+  switch (method) {
+    case 'GET':
+      return node.GET;
+    case 'HEAD':
+      return node.HEAD ?? node.GET;
+    case 'POST':
+      return node.POST;
+    case 'PUT':
+      return node.PUT;
+    case 'DELETE':
+      return node.DELETE;
+    case 'PATCH':
+      return node.PATCH;
+    case 'OPTIONS':
+      return node.OPTIONS;
+    default:
+      return node.other?.get(method);
+  }
 }
 
 /**
  * Compiles a route table into a matcher. Paths are grouped first and methods second, so
  * 405 with `Allow`, OPTIONS and HEAD-as-GET are each one lookup; static segments beat params.
  *
- * Its speed comes from three things: routes with no params are found by one Map lookup of
- * the whole path, with their answer built at compile time; other paths are walked segment by
- * segment with `indexOf`, without splitting or decoding, when they hold no `%`, control
- * character or dot segment; and params land in objects of one class with no Object.prototype in its chain.
+ * Its speed comes from three things: a path with no `%` and no dot segment is walked segment by
+ * segment with `indexOf`, comparing a segment against a few static children (a Map
+ * serves many), without splitting, decoding or recursion (a stack is kept only where a static
+ * and a param branch both apply); routes with
+ * no params answer with a result built at compile time; and params land in objects of one
+ * class with no Object.prototype in its chain. Control characters reach the matcher only
+ * percent-encoded from an HTTP parser, and encoded paths take the careful path, which checks them.
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
   const maxParamLength = options.maxParamLength ?? 1024;
   const root = newNode();
-  // Whole static paths (`/posts`) with their answer per method, built once.
-  const exact = new Map<string, Record<string, Found>>();
-  for (const route of table) {
-    insert(root, route);
-    if (route.params.length === 0) {
-      const answers = exact.get(route.path) ?? (new NullObject() as Record<string, Found>);
-      answers[route.method] = Object.freeze({ kind: 'found', route, params: NO_PARAMS });
-      exact.set(route.path, answers);
-    }
-  }
-  // Holds param values while a walk is under way; match() never yields, so one array serves all.
+  for (const route of table) insert(root, route);
+  seal(root);
+  // Param values and backtracking points of the walk under way; match() never yields, so one set serves all.
   const values: string[] = [];
+  const backNodes: Node[] = [];
+  const backStarts: number[] = [];
+  const backEnds: number[] = [];
+  const backDepths: number[] = [];
+  // The slot the last successful walk ended on.
+  let hit: Slot | undefined;
 
-  function walk(node: Node, path: string, start: number, depth: number, method: string): Node | undefined {
-    if (start > path.length) return routeFor(node, method) === undefined ? undefined : node;
-    let slash = path.indexOf('/', start);
-    if (slash === -1) slash = path.length;
-    const segment = path.slice(start, slash);
-    if (node.statics.size > 0) {
-      const next = node.statics.get(segment);
-      if (next !== undefined) {
-        const found = walk(next, path, slash + 1, depth, method);
-        if (found !== undefined) return found;
+  /** Walks a plain path: static child first; the param child, then the latest branch point, on a miss. */
+  function walk(path: string, method: string): Node | undefined {
+    let node = root;
+    let start = 1;
+    let depth = 0;
+    let branches = 0;
+    for (;;) {
+      if (start > path.length) {
+        hit = slotFor(node, method);
+        if (hit !== undefined) return node;
+      } else {
+        let slash = path.indexOf('/', start);
+        if (slash === -1) slash = path.length;
+        // `.` and `..` segments must be refused, which the careful path does.
+        if (path.charCodeAt(start) === 46 && (slash - start === 1 || (slash - start === 2 && path.charCodeAt(start + 1) === 46))) return CAREFUL;
+        const param = slash > start ? node.param : undefined;
+        const segment = path.slice(start, slash);
+        let next: Node | undefined;
+        const keys = node.keys;
+        if (keys === undefined) next = node.statics.get(segment);
+        else {
+          for (let i = 0; i < keys.length; i++) {
+            if (keys[i] === segment) {
+              next = node.children![i];
+              break;
+            }
+          }
+        }
+        if (next !== undefined) {
+          if (param !== undefined) {
+            backNodes[branches] = param;
+            backStarts[branches] = start;
+            backEnds[branches] = slash;
+            backDepths[branches++] = depth;
+          }
+          node = next;
+          start = slash + 1;
+          continue;
+        }
+        if (param !== undefined) {
+          values[depth++] = segment;
+          node = param;
+          start = slash + 1;
+          continue;
+        }
       }
+      if (branches === 0) return undefined;
+      const b = --branches;
+      node = backNodes[b]!;
+      depth = backDepths[b]!;
+      values[depth++] = path.slice(backStarts[b]!, backEnds[b]!);
+      start = backEnds[b]! + 1;
     }
-    if (node.param !== undefined && slash > start) {
-      values[depth] = segment;
-      return walk(node.param, path, slash + 1, depth + 1, method);
-    }
-    return undefined;
   }
 
-  function answer(node: Node, method: string, taken: readonly string[]): Match {
-    const route = routeFor(node, method)!;
+  function answer(slot: Slot, taken: readonly string[]): Match {
+    if (slot.found !== undefined) return slot.found;
+    const route = slot.route;
     const names = route.params;
-    const params = new NullObject() as Record<string, string>;
     for (let i = 0; i < names.length; i++) {
-      const value = taken[i]!;
-      if (value.length > maxParamLength) return badRequest(`path parameter :${names[i]} is longer than ${maxParamLength} characters`);
-      params[names[i]!] = value;
+      if (taken[i]!.length > maxParamLength) return badRequest(`path parameter :${names[i]} is longer than ${maxParamLength} characters`);
     }
-    return { kind: 'found', route, params };
+    return { kind: 'found', route, params: slot.params(taken) };
   }
 
   function match(method: string, path: string): Match {
-    if (CAREFUL.test(path)) return carefully(method, path);
+    if (path.indexOf('%') !== -1) return carefully(method, path);
     const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
     const trimmed = end === path.length ? path : path.slice(0, end);
-    const answers = exact.get(trimmed);
-    if (answers !== undefined) {
-      const found = answers[method] ?? (method === 'HEAD' ? answers.GET : undefined);
-      if (found !== undefined) return found;
-    }
-    const node = trimmed === '/' ? (routeFor(root, method) === undefined ? undefined : root) : walk(root, trimmed, 1, 0, method);
-    if (node !== undefined) return answer(node, method, values);
+    const node = trimmed === '/' ? ((hit = slotFor(root, method)) === undefined ? undefined : root) : walk(trimmed, method);
+    if (node === CAREFUL) return carefully(method, path);
+    if (node !== undefined) return answer(hit!, values);
     return missed(trimmed === '/' ? [] : trimmed.slice(1).split('/'));
   }
 
@@ -164,7 +275,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     }
     const taken: string[] = [];
     const node = find(root, segments, 0, taken, method);
-    return node === undefined ? missed(segments) : answer(node, method, taken);
+    return node === undefined ? missed(segments) : answer(slotFor(node, method)!, taken);
   }
 
   /** No route for this method: 405 with what every route on the path allows, or 404. */
@@ -182,7 +293,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
 
 /** The search over decoded segments: a static child, then the param child, backtracking on a miss. */
 function find(node: Node, segments: string[], i: number, values: string[], method: string): Node | undefined {
-  if (i === segments.length) return routeFor(node, method) === undefined ? undefined : node;
+  if (i === segments.length) return slotFor(node, method) === undefined ? undefined : node;
   const segment = segments[i]!;
   const next = node.statics.get(segment);
   if (next !== undefined) {

@@ -31,12 +31,15 @@ function requests(count: number): Array<[string, string]> {
 /** Lookups per second of `find` over the requests, the median of a few timed trials. */
 function rate(find: (method: string, path: string) => unknown, list: Array<[string, string]>, iterations: number): number {
   const trials: number[] = [];
+  const methods = list.map(([method]) => method);
+  const paths = list.map(([, path]) => path);
+  const n = list.length;
   let sink = 0;
   for (let t = 0; t < 7; t++) {
     const start = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) {
-      const [method, path] = list[i % list.length]!;
-      if (find(method, path) !== undefined) sink++;
+    // Parallel arrays and a wrapping index keep the loop's own cost small next to a lookup.
+    for (let i = 0, j = 0; i < iterations; i++, j = j + 1 === n ? 0 : j + 1) {
+      if (find(methods[j]!, paths[j]!) !== undefined) sink++;
     }
     trials.push(iterations / (Number(process.hrtime.bigint() - start) / 1e9));
   }
