@@ -50,33 +50,41 @@ const ABORTED = Symbol('request aborted');
 export const DRAINING = Symbol.for('sevenfold.draining');
 
 // Requests pipelined behind one still running wait here: they must take effect in order too.
+// `null` marks a connection busy with nobody waiting, so the common case allocates nothing.
 const QUEUE = Symbol('sevenfold.queue');
-type QueuedSocket = { [QUEUE]?: Array<() => void> };
+type QueuedSocket = { [QUEUE]?: Array<() => void> | null };
 
 /** Runs the requests that waited on a connection, in order, until one of them is async again. */
 function release(socket: QueuedSocket): void {
   const pending = socket[QUEUE];
   socket[QUEUE] = undefined;
-  while (pending !== undefined && pending.length > 0) {
+  while (pending != null && pending.length > 0) {
     pending.shift()!();
-    const busy = socket[QUEUE] as Array<() => void> | undefined;
-    if (busy !== undefined) return void busy.push(...pending);
+    const busy = socket[QUEUE] as Array<() => void> | null | undefined;
+    if (busy !== undefined) {
+      if (pending.length > 0) (socket[QUEUE] = busy ?? []).push(...pending);
+      return;
+    }
   }
 }
 
-/** The request as handlers see it, told by the node response when the client goes away. */
+/** The request as handlers see it: node's headers on first use, and an abort when the client goes away. */
 class NodeRequest<P> extends IncomingRequest<P> {
   constructor(
     method: string,
     url: string,
     path: string,
     search: string,
-    headers: IncomingMessage['headers'],
     params: P,
     route: Route,
+    private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
   ) {
-    super(method, url, path, search, headers, params, route);
+    super(method, url, path, search, params, route);
+  }
+
+  protected override readHeaders(): IncomingMessage['headers'] {
+    return this.req.headers;
   }
 
   protected override watch(abort: (reason: unknown) => void): void {
@@ -93,10 +101,19 @@ function positive(name: string, value: number, min: number): number {
   return value;
 }
 
+/** An async handler under way, for the timeout sweep. */
+interface Running {
+  readonly request: NodeRequest<Record<string, string>>;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly expires: number;
+}
+
 /**
  * The request path both adapters share: check the request line and Host, match, read the
  * body, run the handler, write the result or the problem. Adapters only decide where
- * requests come from.
+ * requests come from. A handler that answers at once is served without a promise; only
+ * bodies and async handlers go async.
  */
 export function createDispatcher(source: Routable, options: DispatchOptions = {}): NodeHandler {
   const bodyLimit = positive('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit, 0);
@@ -107,47 +124,119 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   const onError = options.onError ?? defaultOnError;
   const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
 
-  async function run(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>): Promise<void> {
+  // One coarse sweep times out async handlers, instead of a timer per request.
+  const tick = Math.max(5, Math.min(1000, Math.floor(handlerTimeout / 4)));
+  const grace = Math.ceil(handlerTimeout / tick);
+  const running = new Set<Running>();
+  let ticks = 0;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  function sweep(): void {
+    ticks++;
+    for (const entry of running) {
+      if (entry.expires > ticks) continue;
+      running.delete(entry);
+      const late = new Error(`${entry.request.route.name} did not answer within ${handlerTimeout} ms`);
+      entry.request.abort(late);
+      onError(late, entry.request);
+      sendSafely(entry.req, entry.res, renderError(slow));
+      release(entry.req.socket as unknown as QueuedSocket);
+    }
+    if (running.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  }
+
+  function respond(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, out: unknown, reply: Reply): void {
     try {
-      if (request.route.body) request.body = await readParsedBody(req, res, bodyLimit, maxJsonDepth);
-      const reply = new Reply();
-      let out = request.route.handler(request, reply);
-      if (isThenable(out)) out = await deadline(out, handlerTimeout, slow);
       send(req, res, renderResult(out, reply.headers));
     } catch (error) {
-      if (error === ABORTED) return;
-      if (error === slow) {
-        const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
-        request.abort(late);
-        onError(late, request);
+      fail(req, res, request, error);
+    }
+  }
+
+  function fail(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, error: unknown): void {
+    if (!(error instanceof HttpError)) onError(error, request);
+    sendSafely(req, res, renderError(error));
+  }
+
+  async function later(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, pending: PromiseLike<unknown> | undefined, reply: Reply | undefined): Promise<void> {
+    let entry: Running | undefined;
+    // Whoever answers releases the connection's queue: here, or the sweep on a timeout.
+    let answering = true;
+    try {
+      if (pending === undefined) {
+        request.body = await readParsedBody(req, res, bodyLimit, maxJsonDepth);
+        reply = new Reply();
+        const out = request.route.handler(request, reply);
+        if (!isThenable(out)) return respond(req, res, request, out, reply);
+        pending = out;
       }
-      else if (!(error instanceof HttpError)) onError(error, request);
-      sendSafely(req, res, renderError(error));
+      running.add((entry = { request, req, res, expires: ticks + grace + 1 }));
+      sweeper ??= setInterval(sweep, tick).unref();
+      const out = await pending;
+      answering = running.delete(entry);
+      if (answering) respond(req, res, request, out, reply!);
+    } catch (error) {
+      if (error === ABORTED) return;
+      answering = entry === undefined || running.delete(entry);
+      if (answering) fail(req, res, request, error);
+    } finally {
+      if (answering) release(req.socket as unknown as QueuedSocket);
     }
   }
 
   return function dispatch(req, res, next) {
     const socket = req.socket as unknown as QueuedSocket;
     const waiting = socket[QUEUE];
-    if (waiting !== undefined) return void waiting.push(() => res.destroyed || dispatch(req, res, next));
+    if (waiting !== undefined) {
+      return void (socket[QUEUE] = waiting ?? []).push(() => res.destroyed || dispatch(req, res, next));
+    }
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const refused = checkRequest(req, url, maxUrlLength);
     if (refused !== undefined) return sendSafely(req, res, renderError(refused));
-    const target = splitTarget(url);
-    if (target === undefined) {
-      // `OPTIONS *` asks about the server as a whole; any other target must be a path.
-      if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
-      return sendSafely(req, res, renderError(BAD_TARGET));
+    let path: string;
+    let search = '';
+    let target = url;
+    const q = url.indexOf('?');
+    if (url.charCodeAt(0) === 47 /* / */ && url.indexOf('#') === -1) {
+      path = q === -1 ? url : url.slice(0, q);
+      if (q !== -1) search = url.slice(q + 1);
+    } else {
+      const split = splitTarget(url);
+      if (split === undefined) {
+        // `OPTIONS *` asks about the server as a whole; any other target must be a path.
+        if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
+        return sendSafely(req, res, renderError(BAD_TARGET));
+      }
+      path = split.path;
+      search = split.search;
+      target = originForm(split);
     }
-    const match = matcher.match(method, target.path);
+    const match = matcher.match(method, path);
     if (match.kind !== 'found') {
       if (match.kind === 'not-found' && next !== undefined) return next();
       return sendSafely(req, res, renderMiss(match, method));
     }
-    const request = new NodeRequest(method, originForm(target), target.path, target.search, req.headers, match.params, match.route as Route, res);
-    socket[QUEUE] = [];
-    void run(req, res, request).then(() => release(socket));
+    const route = match.route as Route;
+    const request = new NodeRequest(method, target, path, search, match.params, route, req, res);
+    if (route.body) {
+      socket[QUEUE] = null;
+      return void later(req, res, request, undefined, undefined);
+    }
+    const reply = new Reply();
+    let out: unknown;
+    try {
+      out = route.handler(request, reply);
+    } catch (error) {
+      return fail(req, res, request, error);
+    }
+    if (isThenable(out)) {
+      socket[QUEUE] = null;
+      return void later(req, res, request, out, reply);
+    }
+    respond(req, res, request, out, reply);
   };
 }
 
@@ -158,54 +247,38 @@ const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header
 /** Refusals that come before routing: an overlong target, and a missing or repeated Host. */
 function checkRequest(req: IncomingMessage, url: string, maxUrlLength: number): HttpError | undefined {
   if (url.length > maxUrlLength) return new HttpError(414, `the request target is longer than ${maxUrlLength} characters`);
-  if (req.headers.host === undefined) return req.httpVersion === '1.0' ? undefined : NO_HOST;
-  return repeated(req, 'host') ? MANY_HOSTS : undefined;
+  // Counted in rawHeaders: node keeps only the first Host, and its headers object is built lazily.
+  const hosts = count(req, 'host');
+  if (hosts === 1) return undefined;
+  if (hosts > 1) return MANY_HOSTS;
+  return req.httpVersion === '1.0' ? undefined : NO_HOST;
 }
 
-/** Whether a header came more than once: node keeps only the first of some, so rawHeaders tells. */
-function repeated(req: IncomingMessage, lowerName: string): boolean {
+/** How many times a header came, whatever its case. */
+function count(req: IncomingMessage, lowerName: string): number {
   const raw = req.rawHeaders;
   let seen = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === lowerName.length && name.toLowerCase() === lowerName && ++seen > 1) return true;
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) seen++;
   }
-  return false;
+  return seen;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
-/** Settles like `pending`, or rejects with `timeout` after `ms`, whichever comes first. */
-function deadline<T>(pending: PromiseLike<T>, ms: number, timeout: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(timeout), ms);
-    pending.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 function defaultOnError(error: unknown, request: Request | undefined): void {
   console.error(`sevenfold: ${request ? `${request.method} ${request.route.name}` : 'request'} failed:`, error);
 }
-
-const NO_BODY_STATUSES = new Set([204, 304]);
 
 /** Writes a rendered response; HEAD gets the same status and headers and no body bytes. */
 export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   const server = (res.socket as { server?: { [DRAINING]?: boolean } } | null)?.server;
   if (server?.[DRAINING] === true) res.shouldKeepAlive = false;
-  const bodiless = NO_BODY_STATUSES.has(out.status);
+  const bodiless = out.status === 204 || out.status === 304;
   if (!bodiless) out.headers['Content-Length'] = String(Buffer.byteLength(out.body));
   // The reason phrase is given every time: a failed writeHead leaves its own behind otherwise.
   res.writeHead(out.status, reason(out.status), out.headers);
@@ -238,7 +311,7 @@ const MANY_TYPES = new HttpError(400, 'the request has more than one Content-Typ
  * that asked `Expect: 100-continue` is invited to send only once the body would be taken.
  */
 async function readParsedBody(req: IncomingMessage, res: ServerResponse, limit: number, maxJsonDepth: number): Promise<unknown> {
-  if (repeated(req, 'content-type')) throw MANY_TYPES;
+  if (count(req, 'content-type') > 1) throw MANY_TYPES;
   const format = bodyFormat(req.headers['content-type'], req.headers['content-encoding']);
   const declared = Number(req.headers['content-length']);
   if (req.headers.expect?.toLowerCase() === '100-continue' && !(declared > limit) && !res.headersSent) res.writeContinue();

@@ -1,5 +1,6 @@
 import { HttpError } from './errors.js';
 import type { Match } from './types.js';
+import { NullObject } from './null-object.js';
 import { Result } from './reply.js';
 
 /** A response ready to write: what both adapters send, byte for byte. */
@@ -24,7 +25,7 @@ const CONTENT_TYPES = {
  */
 export function renderResult(out: unknown, added: Record<string, string> | null): Rendered {
   const result = out instanceof Result ? out : out === undefined ? NO_CONTENT : new Result(200, 'json', out);
-  const headers: Record<string, string> = Object.create(null);
+  const headers: Record<string, string> = new NullObject();
   let body = '';
   if (result.kind !== 'empty') {
     body = result.kind === 'json' ? stringify(result.body) : String(result.body);
@@ -59,7 +60,7 @@ function stringify(value: unknown): string {
  */
 export function renderError(err: unknown): Rendered {
   const error = err instanceof HttpError ? err : INTERNAL;
-  const headers: Record<string, string> = Object.create(null);
+  const headers: Record<string, string> = new NullObject();
   headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
   if (error.headers !== undefined) mergeHeaders(headers, error.headers);
   return { status: error.status, headers, body: JSON.stringify(error.toProblem()) };

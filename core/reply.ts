@@ -1,3 +1,5 @@
+import { NullObject } from './null-object.js';
+
 /** How a result's body is serialised. */
 export type ResultKind = 'json' | 'html' | 'text' | 'empty';
 
@@ -54,7 +56,7 @@ export class Reply {
 
   /** Adds a response header, e.g. `res.header('Link', '</posts?offset=10>; rel="next"')`. */
   header(name: string, value: string): this {
-    (this.headers ??= Object.create(null) as Record<string, string>)[name] = value;
+    (this.headers ??= new NullObject() as Record<string, string>)[name] = value;
     return this;
   }
 

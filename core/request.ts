@@ -1,12 +1,14 @@
 import { parsePairs } from './body.js';
 import { preferredType } from './negotiate.js';
+import { NullObject } from './null-object.js';
 import type { Headers, Query, Request, Route } from './types.js';
 
-const EMPTY_QUERY: Query = Object.freeze(Object.create(null));
+const EMPTY_QUERY: Query = Object.freeze(new NullObject());
+const NO_HEADERS: Headers = Object.freeze(new NullObject());
 
 /**
  * The request object handlers receive; the same class behind both adapters, which subclass
- * it only to say when the client goes away (`watch`).
+ * it only to hand over the headers and say when the client goes away.
  */
 export class IncomingRequest<P = Readonly<Record<string, string>>> implements Request<P> {
   body: unknown = undefined;
@@ -19,11 +21,20 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
     readonly url: string,
     readonly path: string,
     search: string,
-    readonly headers: Headers,
     readonly params: P,
     readonly route: Route,
   ) {
     this.#search = search;
+  }
+
+  // node builds its headers object on first use, so it is asked for only when a handler looks.
+  get headers(): Headers {
+    return this.readHeaders();
+  }
+
+  /** The request headers, lower-cased; adapters supply them. */
+  protected readHeaders(): Headers {
+    return NO_HEADERS;
   }
 
   // Most handlers never read the query, so it is parsed on first use.
