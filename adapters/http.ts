@@ -280,8 +280,9 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
   if (server?.[DRAINING] === true) res.shouldKeepAlive = false;
   const bodiless = out.status === 204 || out.status === 304;
   if (!bodiless) out.headers['Content-Length'] = String(Buffer.byteLength(out.body));
-  // The reason phrase is given every time: a failed writeHead leaves its own behind otherwise.
-  res.writeHead(out.status, reason(out.status), out.headers);
+  // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own behind.
+  if (res.statusMessage === undefined && !RENAMED.has(out.status)) res.writeHead(out.status, out.headers);
+  else res.writeHead(out.status, reason(out.status), out.headers);
   res.end(bodiless || req.method === 'HEAD' ? undefined : out.body);
 }
 
@@ -298,6 +299,13 @@ export function sendSafely(req: IncomingMessage, res: ServerResponse, out: Rende
     }
   }
 }
+
+/** Statuses whose reason phrase in RFC 9110 differs from the one node writes. */
+const RENAMED: ReadonlySet<number> = new Set(
+  Object.keys(STATUS_TITLES)
+    .map(Number)
+    .filter((status) => STATUS_TITLES[status] !== STATUS_CODES[status]),
+);
 
 /** The reason phrase of a status line: RFC 9110's names, as the problem titles use them. */
 function reason(status: number): string {

@@ -5,12 +5,14 @@ import { createDispatcher, type DispatchOptions } from './http.js';
 export type { DispatchOptions } from './http.js';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+type Handler = (req: IncomingMessage, res: ServerResponse, ...rest: unknown[]) => unknown;
 
 /** The part of a polka app (0.5 or 1.x) that `mount` uses; polka itself is never imported. */
 export interface PolkaLike {
   use(...handlers: Middleware[]): unknown;
   /** Replaced by `mount` (see `MountOptions.notFound`); its type differs between polka versions. */
   onNoMatch?: unknown;
+  handler?: unknown;
 }
 
 export interface MountOptions extends DispatchOptions {
@@ -21,14 +23,31 @@ export interface MountOptions extends DispatchOptions {
   readonly notFound?: boolean;
 }
 
+const empty = (value: unknown): boolean =>
+  value === undefined || (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0);
+
+/** Whether nothing that could run before sevenfold's routes is registered yet (polka 0.5 keeps `wares`, 1.x `routes`). */
+function bare(app: PolkaLike): boolean {
+  const fields = app as { wares?: unknown; bwares?: unknown; apps?: unknown; routes?: unknown };
+  return typeof app.handler === 'function' && empty(fields.wares) && empty(fields.bwares) && empty(fields.apps) && empty(fields.routes);
+}
+
 /**
- * Mounts a table or resource on a polka app as one middleware that dispatches with the core
- * matcher: matched paths are answered (404/405/OPTIONS/HEAD included), others fall through
- * to the app's own routes and middleware.
+ * Mounts a table or resource on a polka app: matched paths are answered by the core matcher
+ * (404/405/OPTIONS/HEAD included), others go on to the app's own routes and middleware.
+ *
+ * On an app with no middleware or routes yet, sevenfold goes in front of polka's handler, so
+ * its requests skip polka's middleware loop; otherwise it is one middleware, after those
+ * already registered. Either way, what runs for which request is the same.
  */
 export function mount<App extends PolkaLike>(app: App, source: Routable, options: MountOptions = {}): App {
   const dispatch = createDispatcher(source, options);
-  app.use((req, res, next) => dispatch(req, res, () => next()));
+  if (bare(app)) {
+    const handle = app.handler as Handler;
+    app.handler = (req: IncomingMessage, res: ServerResponse, ...rest: unknown[]) => dispatch(req, res, () => void handle(req, res, ...rest));
+  } else {
+    app.use((req, res, next) => dispatch(req, res, () => next()));
+  }
   // polka 1.x runs no middleware for absolute-form targets (`GET http://host/posts`), so the
   // no-match handler dispatches too; for anything else it ends in the same problem+json 404.
   if (options.notFound !== false) app.onNoMatch = (req: IncomingMessage, res: ServerResponse) => dispatch(req, res);

@@ -25,6 +25,9 @@ export function bodyFormat(
   if (contentType === undefined || contentType === '') {
     throw new HttpError(415, 'a Content-Type header is required: application/json or application/x-www-form-urlencoded');
   }
+  // Clients send the same few Content-Type values over and over; each is parsed once.
+  const known = SEEN_TYPES.get(contentType);
+  if (known !== undefined) return known;
   const { type, parameters } = parseContentType(contentType);
   const format = FORMATS.get(type);
   if (format === undefined) {
@@ -34,8 +37,12 @@ export function bodyFormat(
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw new HttpError(415, `charset "${parameters.charset}" is not supported: send UTF-8`);
   }
+  if (SEEN_TYPES.size < 64) SEEN_TYPES.set(contentType, format);
   return format;
 }
+
+// Accepted Content-Type values already parsed; bounded, so a client cannot grow it.
+const SEEN_TYPES = new Map<string, BodyFormat>();
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -79,7 +86,7 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 }
 
 function parseJson(text: string, maxDepth: number): unknown {
-  if (text.trim() === '') throw new HttpError(400, 'the JSON body is empty');
+  if (!/\S/.test(text)) throw new HttpError(400, 'the JSON body is empty');
   // Deep nesting is refused before parsing: recursive code downstream would overflow its stack.
   if (nestsDeeperThan(text, maxDepth)) throw new HttpError(400, `the JSON body nests deeper than ${maxDepth} levels`);
   try {

@@ -40,6 +40,28 @@ for (const [label, make] of [
     }
   });
 
+  test(`mount() :: ${label} mounted first: routes and middleware added later serve the other paths`, async () => {
+    const app = mount(make() as any, posts);
+    app.use((req: any, res: any, next: () => void) => {
+      res.setHeader('X-Later', 'ran');
+      next();
+    });
+    app.get('/health', (req: any, res: any) => res.end('ok'));
+    const running = await listen(app.handler as RequestListener);
+    try {
+      const index = await raw(running.url, { path: '/posts' });
+      assert.equal(json(index), ['from sevenfold']);
+      assert.is(index.headers['x-later'], undefined, 'middleware added after mount runs only for the paths sevenfold does not serve');
+      const health = await raw(running.url, { path: '/health' });
+      assert.is(health.body, 'ok');
+      assert.is(health.headers['x-later'], 'ran');
+      assert.is((await raw(running.url, { path: '/missing' })).headers['content-type'], 'application/problem+json');
+      assert.is((await raw(running.url, { method: 'PATCH', path: '/posts/1' })).status, 405);
+    } finally {
+      await running.close();
+    }
+  });
+
   test(`mount() :: ${label} with notFound: false keeps the app's onNoMatch`, async () => {
     const app = mount(make() as any, posts, { notFound: false });
     const running = await listen(createServer(app.handler as RequestListener));
