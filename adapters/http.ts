@@ -336,38 +336,23 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
   if (req.readableEnded) return Promise.reject(new Error('the request body was already read by other middleware'));
+  // The listeners stay until the request is dropped: a settled promise ignores later calls,
+  // so only the data listener is taken off, when the limit is passed.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAbort);
-      req.off('close', onClose);
-    };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
-        done();
+        req.off('data', onData);
         req.resume();
         reject(tooLarge(limit));
       } else chunks.push(chunk);
     };
-    const onEnd = (): void => {
-      done();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onAbort = (): void => {
-      done();
-      reject(ABORTED);
-    };
-    const onClose = (): void => {
-      if (!req.complete) onAbort();
-    };
     req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onAbort);
-    req.on('close', onClose);
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on('error', () => reject(ABORTED));
+    req.on('close', () => req.complete || reject(ABORTED));
   });
 }
 
