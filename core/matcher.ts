@@ -57,8 +57,8 @@ type Found = Extract<Match, { kind: 'found' }>;
 interface Slot {
   readonly route: Route;
   readonly found: Found | undefined;
-  /** Builds this route's params object from the walked values. */
-  readonly params: (values: readonly string[]) => Record<string, string>;
+  /** Builds this route's params object from the walked values; made on the route's first match. */
+  params: ((values: readonly string[]) => Record<string, string>) | undefined;
 }
 
 /**
@@ -131,7 +131,7 @@ function insert(root: Node, route: Route): Node {
   const slot: Slot = {
     route,
     found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: NO_PARAMS }) : undefined,
-    params: paramsBuilder(route.params),
+    params: undefined,
   };
   if (SLOTTED.has(route.method)) node[route.method as 'GET'] = slot;
   else (node.other ??= new Map()).set(route.method, slot);
@@ -248,7 +248,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     for (let i = 0; i < names.length; i++) {
       if (taken[i]!.length > maxParamLength) return badRequest(`path parameter :${names[i]} is longer than ${maxParamLength} characters`);
     }
-    return { kind: 'found', route, params: slot.params(taken) };
+    return { kind: 'found', route, params: (slot.params ??= paramsBuilder(names))(taken) };
   }
 
   function match(method: string, path: string): Match {
