@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ROOT, TSC } from './support/paths.js';
+import { APP_COMPILER_OPTIONS, ROOT, TSC } from './support/paths.js';
 
 // Every ```ts block in the README and docs/ is a whole program, compiled against the
 // package's entry points, so the examples cannot drift from the API.
@@ -30,15 +30,9 @@ function blocks(page: string): Block[] {
 
 const TSCONFIG = {
   compilerOptions: {
-    target: 'es2022',
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    strict: true,
+    ...APP_COMPILER_OPTIONS,
     noEmit: true,
     skipLibCheck: true,
-    experimentalDecorators: true,
-    emitDecoratorMetadata: true,
-    types: ['node'],
     paths: {
       sevenfold: [join(ROOT, 'core/index.ts')],
       'sevenfold/node': [join(ROOT, 'adapters/node.ts')],

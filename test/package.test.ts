@@ -5,23 +5,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ROOT, TSC } from './support/paths.js';
+import { APP_COMPILER_OPTIONS, ROOT, TSC } from './support/paths.js';
 
 const run = promisify(execFile);
 const npm = (args: string[], cwd: string) =>
   run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, maxBuffer: 1 << 24 });
 
 const TSCONFIG = {
-  compilerOptions: {
-    target: 'es2022',
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    strict: true,
-    outDir: 'out',
-    types: ['node'],
-    experimentalDecorators: true,
-    emitDecoratorMetadata: true,
-  },
+  compilerOptions: { ...APP_COMPILER_OPTIONS, outDir: 'out' },
   include: ['*.ts'],
 };
 
