@@ -57,17 +57,25 @@ type Found = Extract<Match, { kind: 'found' }>;
 interface Slot {
   readonly route: Route;
   readonly found: Found | undefined;
-  /** Builds this route's params object from the walked values; made on the route's first match. */
-  params: ((values: readonly string[]) => Record<string, string>) | undefined;
+  /** Builds this route's answer from the walked values; made on the route's first match. */
+  answer: ((values: readonly string[], max: number) => Match) | undefined;
 }
 
 /**
- * A params builder made for one route: its own code keeps each property store monomorphic,
- * where one shared loop over a thousand routes' names would go megamorphic.
+ * The answer builder of one route, generated from its `params` list: its own code keeps each
+ * property store monomorphic, where one shared loop over a thousand routes' names would go
+ * megamorphic. Values longer than `max` make a bad request instead.
  */
-function paramsBuilder(names: readonly string[]): (values: readonly string[]) => Record<string, string> {
-  const body = names.map((name, i) => `o[${JSON.stringify(name)}] = v[${i}];`).join(' ');
-  return new Function('N', `return function params(v) { const o = new N(); ${body} return o; };`)(NullObject);
+function answerBuilder(route: Route): (values: readonly string[], max: number) => Match {
+  const checks = route.params.map((_, i) => `if (v[${i}].length > max) return long(${i}, max);`).join(' ');
+  const stores = route.params.map((name, i) => `o[${JSON.stringify(name)}] = v[${i}];`).join(' ');
+  const long = (i: number, max: number): Match => badRequest(`path parameter :${route.params[i]} is longer than ${max} characters`);
+  return new Function(
+    'N',
+    'route',
+    'long',
+    `return function answer(v, max) { ${checks} const o = new N(); ${stores} return { kind: 'found', route, params: o }; };`,
+  )(NullObject, route, long);
 }
 
 const SLOTTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -131,7 +139,7 @@ function insert(root: Node, route: Route): Node {
   const slot: Slot = {
     route,
     found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: NO_PARAMS }) : undefined,
-    params: undefined,
+    answer: undefined,
   };
   if (SLOTTED.has(route.method)) node[route.method as 'GET'] = slot;
   else (node.other ??= new Map()).set(route.method, slot);
@@ -164,13 +172,14 @@ function slotFor(node: Node, method: string): Slot | undefined {
  * Compiles a route table into a matcher. Paths are grouped first and methods second, so
  * 405 with `Allow`, OPTIONS and HEAD-as-GET are each one lookup; static segments beat params.
  *
- * Its speed comes from three things: a path with no `%` and no dot segment is walked segment by
- * segment with `indexOf`, comparing a segment against a few static children (a Map
- * serves many), without splitting, decoding or recursion (a stack is kept only where a static
- * and a param branch both apply); routes with
- * no params answer with a result built at compile time; and params land in objects of one
- * class with no Object.prototype in its chain. Control characters reach the matcher only
- * percent-encoded from an HTTP parser, and encoded paths take the careful path, which checks them.
+ * Its speed comes from three things. A path is walked raw, segment by segment with `indexOf`,
+ * each segment compared against a node's few static children (a Map serves many), without
+ * splitting, decoding or recursion: a stack is kept only where a static and a param branch both
+ * apply, and the path is decoded and walked again only when an escape shows up in a param value
+ * or the raw walk finds nothing. Routes without params answer with a result built at compile
+ * time, the others through a builder generated for the route. Params land in objects of one
+ * class with no Object.prototype in its chain. (Control characters reach the matcher only
+ * percent-encoded from an HTTP parser, and encoded paths take the careful path, which checks them.)
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
   const maxParamLength = options.maxParamLength ?? 1024;
@@ -242,22 +251,20 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   }
 
   function answer(slot: Slot, taken: readonly string[]): Match {
-    if (slot.found !== undefined) return slot.found;
-    const route = slot.route;
-    const names = route.params;
-    for (let i = 0; i < names.length; i++) {
-      if (taken[i]!.length > maxParamLength) return badRequest(`path parameter :${names[i]} is longer than ${maxParamLength} characters`);
-    }
-    return { kind: 'found', route, params: (slot.params ??= paramsBuilder(names))(taken) };
+    return slot.found ?? (slot.answer ??= answerBuilder(slot.route))(taken, maxParamLength);
   }
 
   function match(method: string, path: string): Match {
-    if (path.indexOf('%') !== -1) return carefully(method, path);
     const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
     const trimmed = end === path.length ? path : path.slice(0, end);
     const node = trimmed === '/' ? ((hit = slotFor(root, method)) === undefined ? undefined : root) : walk(trimmed, method);
     if (node === CAREFUL) return carefully(method, path);
-    if (node !== undefined) return answer(hit!, values);
+    if (node !== undefined) {
+      // An escape in a param value, or anywhere on a miss, means the raw walk may be wrong: decode and redo.
+      for (let i = 0, n = hit!.route.params.length; i < n; i++) if (values[i]!.indexOf('%') !== -1) return carefully(method, path);
+      return answer(hit!, values);
+    }
+    if (path.indexOf('%') !== -1) return carefully(method, path);
     return missed(trimmed === '/' ? [] : trimmed.slice(1).split('/'));
   }
 
