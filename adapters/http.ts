@@ -51,7 +51,7 @@ export const DRAINING = Symbol.for('sevenfold.draining');
 
 // Requests pipelined behind one still running wait here: they must take effect in order too.
 // `null` marks a connection busy with nobody waiting, so the common case allocates nothing.
-const QUEUE = Symbol('sevenfold.queue');
+const QUEUE = Symbol.for('sevenfold.queue');
 type QueuedSocket = { [QUEUE]?: Array<() => void> | null };
 
 /** Runs the requests that waited on a connection, in order, until one of them is async again. */
@@ -106,6 +106,7 @@ interface Running {
   readonly request: NodeRequest<Record<string, string>>;
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
+  /** When it is cut, on `performance.now()`'s clock: the sweep compares times, not its own ticks. */
   readonly expires: number;
 }
 
@@ -121,19 +122,26 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   const maxUrlLength = positive('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
   const handlerTimeout = positive('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
   const matcher = compile(tableOf(source), { maxParamLength: positive('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1) });
-  const onError = options.onError ?? defaultOnError;
+  const report = options.onError ?? defaultOnError;
+  // A logger that throws must not take the request path (or the timeout sweep) down with it.
+  const onError = (error: unknown, request: Request | undefined): void => {
+    try {
+      report(error, request);
+    } catch {
+      // Nothing sensible is left to do with an error about an error.
+    }
+  };
   const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
 
-  // One coarse sweep times out async handlers, instead of a timer per request.
-  const tick = Math.max(5, Math.min(1000, Math.floor(handlerTimeout / 4)));
-  const grace = Math.ceil(handlerTimeout / tick);
+  // One coarse sweep times out async handlers, instead of a timer per request: a handler is cut
+  // at most one tick late, however busy the event loop is.
+  const tick = Math.max(5, Math.min(250, Math.floor(handlerTimeout / 8)));
   const running = new Set<Running>();
-  let ticks = 0;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   function sweep(): void {
-    ticks++;
+    const now = performance.now();
     for (const entry of running) {
-      if (entry.expires > ticks) continue;
+      if (entry.expires > now) continue;
       running.delete(entry);
       const late = new Error(`${entry.request.route.name} did not answer within ${handlerTimeout} ms`);
       entry.request.abort(late);
@@ -172,7 +180,7 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
         if (!isThenable(out)) return respond(req, res, request, out, reply);
         pending = out;
       }
-      running.add((entry = { request, req, res, expires: ticks + grace + 1 }));
+      running.add((entry = { request, req, res, expires: performance.now() + handlerTimeout }));
       sweeper ??= setInterval(sweep, tick).unref();
       const out = await pending;
       answering = running.delete(entry);
@@ -190,7 +198,8 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     const socket = req.socket as unknown as QueuedSocket;
     const waiting = socket[QUEUE];
     if (waiting !== undefined) {
-      return void (socket[QUEUE] = waiting ?? []).push(() => res.destroyed || dispatch(req, res, next));
+      // A request whose connection closed while it waited is dropped, not run.
+      return void (socket[QUEUE] = waiting ?? []).push(() => req.socket.destroyed || res.destroyed || dispatch(req, res, next));
     }
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -202,7 +211,10 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     const q = url.indexOf('?');
     if (url.charCodeAt(0) === 47 /* / */ && url.indexOf('#') === -1) {
       path = q === -1 ? url : url.slice(0, q);
-      if (q !== -1) search = url.slice(q + 1);
+      if (q !== -1) {
+        search = url.slice(q + 1);
+        if (search === '') target = path;
+      }
     } else {
       const split = splitTarget(url);
       if (split === undefined) {
@@ -281,7 +293,7 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
   const bodiless = out.status === 204 || out.status === 304;
   if (!bodiless) out.headers['Content-Length'] = String(Buffer.byteLength(out.body));
   // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own behind.
-  if (res.statusMessage === undefined && !RENAMED.has(out.status)) res.writeHead(out.status, out.headers);
+  if (res.statusMessage === undefined && STATUS_CODES[out.status] !== undefined && !RENAMED.has(out.status)) res.writeHead(out.status, out.headers);
   else res.writeHead(out.status, reason(out.status), out.headers);
   res.end(bodiless || req.method === 'HEAD' ? undefined : out.body);
 }
@@ -335,6 +347,7 @@ function tooLarge(limit: number): HttpError {
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  if (req.destroyed) return Promise.reject(ABORTED);
   if (req.readableEnded) return Promise.reject(new Error('the request body was already read by other middleware'));
   // The listeners stay until the request is dropped: a settled promise ignores later calls,
   // so only the data listener is taken off, when the limit is passed.

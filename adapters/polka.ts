@@ -26,27 +26,40 @@ export interface MountOptions extends DispatchOptions {
 const empty = (value: unknown): boolean =>
   value === undefined || (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0);
 
+// Marks a handler that is already a sevenfold front: a second mount must go behind the first.
+const FRONT = Symbol.for('sevenfold.front');
+
 /** Whether nothing that could run before sevenfold's routes is registered yet (polka 0.5 keeps `wares`, 1.x `routes`). */
 function bare(app: PolkaLike): boolean {
   const fields = app as { wares?: unknown; bwares?: unknown; apps?: unknown; routes?: unknown };
-  return typeof app.handler === 'function' && empty(fields.wares) && empty(fields.bwares) && empty(fields.apps) && empty(fields.routes);
+  const handler = app.handler as { [FRONT]?: boolean } | undefined;
+  return typeof handler === 'function' && handler[FRONT] !== true && empty(fields.wares) && empty(fields.bwares) && empty(fields.apps) && empty(fields.routes);
 }
 
 /**
  * Mounts a table or resource on a polka app: matched paths are answered by the core matcher
  * (404/405/OPTIONS/HEAD included), others go on to the app's own routes and middleware.
  *
- * On an app with no middleware or routes yet, sevenfold goes in front of polka's handler, so
- * its requests skip polka's middleware loop; otherwise it is one middleware, after those
- * already registered. Either way, what runs for which request is the same.
+ * sevenfold is one middleware, after those already registered. On an app with nothing
+ * registered yet it also goes in front of polka's handler, so its requests skip polka's
+ * middleware loop; the requests it passes on are marked, so the middleware lets them through
+ * untouched (and serves them itself if the handler was taken before `mount`). Either way, what
+ * runs for which request is the same.
  */
 export function mount<App extends PolkaLike>(app: App, source: Routable, options: MountOptions = {}): App {
   const dispatch = createDispatcher(source, options);
-  if (bare(app)) {
+  const passed = Symbol('sevenfold.passed');
+  type Marked = IncomingMessage & { [passed]?: true };
+  const front = bare(app);
+  app.use((req, res, next) => ((req as Marked)[passed] ? next() : dispatch(req, res, () => next())));
+  if (front) {
     const handle = app.handler as Handler;
-    app.handler = (req: IncomingMessage, res: ServerResponse, ...rest: unknown[]) => dispatch(req, res, () => void handle(req, res, ...rest));
-  } else {
-    app.use((req, res, next) => dispatch(req, res, () => next()));
+    const handler = (req: IncomingMessage, res: ServerResponse, ...rest: unknown[]): void =>
+      dispatch(req, res, () => {
+        (req as Marked)[passed] = true;
+        handle(req, res, ...rest);
+      });
+    app.handler = Object.assign(handler, { [FRONT]: true });
   }
   // polka 1.x runs no middleware for absolute-form targets (`GET http://host/posts`), so the
   // no-match handler dispatches too; for anything else it ends in the same problem+json 404.

@@ -1,5 +1,6 @@
 import { RouteDefinitionError } from './errors.js';
 import { NullObject } from './null-object.js';
+import { paramNames } from './path.js';
 import type { Match, Route, RouteTable } from './types.js';
 
 /** Answers "which route serves this method and path?" for one compiled table. */
@@ -67,15 +68,26 @@ interface Slot {
  * megamorphic. Values longer than `max` make a bad request instead.
  */
 function answerBuilder(route: Route): (values: readonly string[], max: number) => Match {
-  const checks = route.params.map((_, i) => `if (v[${i}].length > max) return long(${i}, max);`).join(' ');
-  const stores = route.params.map((name, i) => `o[${JSON.stringify(name)}] = v[${i}];`).join(' ');
-  const long = (i: number, max: number): Match => badRequest(`path parameter :${route.params[i]} is longer than ${max} characters`);
-  return new Function(
-    'N',
-    'route',
-    'long',
-    `return function answer(v, max) { ${checks} const o = new N(); ${stores} return { kind: 'found', route, params: o }; };`,
-  )(NullObject, route, long);
+  const names = route.params;
+  const long = (i: number, max: number): Match => badRequest(`path parameter :${names[i]} is longer than ${max} characters`);
+  const checks = names.map((_, i) => `if (v[${i}].length > max) return long(${i}, max);`).join(' ');
+  const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = v[${i}];`).join(' ');
+  try {
+    return new Function(
+      'N',
+      'route',
+      'long',
+      `return function answer(v, max) { ${checks} const o = new N(); ${stores} return { kind: 'found', route, params: o }; };`,
+    )(NullObject, route, long);
+  } catch {
+    // Where code generation is disallowed (--disallow-code-generation-from-strings), a loop does the same.
+    return (values, max) => {
+      for (let i = 0; i < names.length; i++) if (values[i]!.length > max) return long(i, max);
+      const params = new NullObject() as Record<string, string>;
+      for (let i = 0; i < names.length; i++) params[names[i]!] = values[i]!;
+      return { kind: 'found', route, params };
+    };
+  }
 }
 
 const SLOTTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -115,6 +127,13 @@ function allowOf(methods: Iterable<string>): string {
 function insert(root: Node, route: Route): Node {
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
     throw new RouteDefinitionError(`route ${route.name}: path must start with "/", got ${JSON.stringify(route.path)}`, route);
+  }
+  const names = paramNames(route.path);
+  if (!Array.isArray(route.params) || route.params.length !== names.length || names.some((name, i) => route.params[i] !== name)) {
+    throw new RouteDefinitionError(
+      `route ${route.name}: params ${JSON.stringify(route.params)} do not match the path ${route.path}, which names ${JSON.stringify(names)}`,
+      route,
+    );
   }
   let node = root;
   for (const segment of route.path === '/' ? [] : route.path.slice(1).split('/')) {
@@ -264,7 +283,8 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
       for (let i = 0, n = hit!.route.params.length; i < n; i++) if (values[i]!.indexOf('%') !== -1) return carefully(method, path);
       return answer(hit!, values);
     }
-    if (path.indexOf('%') !== -1) return carefully(method, path);
+    // A miss is not the last word while a segment further on may be an escape or a dot segment.
+    if (path.indexOf('%') !== -1 || path.indexOf('/.') !== -1) return carefully(method, path);
     return missed(trimmed === '/' ? [] : trimmed.slice(1).split('/'));
   }
 

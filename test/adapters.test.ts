@@ -62,6 +62,43 @@ for (const [label, make] of [
     }
   });
 
+  test(`mount() :: ${label} mounted twice: the first mount answers first, as a middleware would`, async () => {
+    const first = resource('posts', { index: () => 'first' });
+    const second = resource('posts', { index: () => 'second', create: () => 'second' });
+    const app = mount(mount(make() as any, first), second);
+    const running = await listen(app.handler as RequestListener);
+    try {
+      assert.is(json(await raw(running.url, { path: '/posts' })), 'first');
+      assert.is((await raw(running.url, { method: 'DELETE', path: '/posts' })).headers.allow, 'GET, HEAD, OPTIONS');
+    } finally {
+      await running.close();
+    }
+  });
+
+  test(`mount() :: ${label} whose handler was taken before mount still serves the table`, async () => {
+    const app = make() as any;
+    const running = await listen(app.handler as RequestListener);
+    mount(app, posts, { notFound: false });
+    try {
+      assert.equal(json(await raw(running.url, { path: '/posts' })), ['from sevenfold']);
+    } finally {
+      await running.close();
+    }
+  });
+
+  test(`mount() :: ${label} refuses a dot-dot path before the app's own middleware sees it`, async () => {
+    const app = mount(make() as any, posts);
+    app.use((req: any, res: any) => res.end(`reached the app with ${req.url}`));
+    const running = await listen(app.handler as RequestListener);
+    try {
+      const answer = await raw(running.url, { path: '/files/../etc/passwd' });
+      assert.is(answer.status, 400);
+      assert.not.match(answer.body, /reached/);
+    } finally {
+      await running.close();
+    }
+  });
+
   test(`mount() :: ${label} with notFound: false keeps the app's onNoMatch`, async () => {
     const app = mount(make() as any, posts, { notFound: false });
     const running = await listen(createServer(app.handler as RequestListener));
@@ -203,6 +240,23 @@ test('close() :: does not wait for a connection whose request has not arrived ye
   const started = Date.now();
   await running.close();
   assert.ok(Date.now() - started < 1000, `close() waited ${Date.now() - started} ms for half a request`);
+});
+
+test('onError :: a logger that throws does not stop the 500 or the server', async () => {
+  const failing = resource('jobs', {
+    show: () => {
+      throw new Error('boom');
+    },
+    index: () => new Promise(() => {}),
+  });
+  const running = await serve(failing, { handlerTimeout: 50, onError: () => { throw new Error('logger down'); } });
+  try {
+    assert.is((await raw(running.url, { path: '/jobs/1' })).status, 500);
+    assert.is((await raw(running.url, { path: '/jobs' })).status, 503);
+    assert.is((await raw(running.url, { path: '/jobs/2' })).status, 500);
+  } finally {
+    await running.close();
+  }
 });
 
 test('close() :: closes idle keep-alive connections instead of waiting for them', async () => {

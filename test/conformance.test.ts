@@ -74,6 +74,7 @@ const CASES: Case[] = [
   { name: 'absolute-form target is routed by its path', request: { path: 'http://test.local/widgets/7?x=1' }, check: (r) => assert.equal(json(r).params, { widget_id: '7' }) },
   { name: 'absolute-form target: handlers see the origin form', request: { path: 'http://test.local/widgets?x=1' }, check: (r) => assert.is(json(r).url, '/widgets?x=1') },
   { name: 'a #fragment is dropped', request: { path: '/widgets/7#frag' }, check: (r) => assert.equal(json(r).params, { widget_id: '7' }) },
+  { name: 'an empty query leaves no ? in req.url', request: { path: '/widgets?' }, check: (r) => assert.equal(json(r), { url: '/widgets', query: {} }) },
   { name: 'a #fragment after the query is dropped', request: { path: '/widgets?a=1#frag' }, check: (r) => assert.equal(json(r), { url: '/widgets?a=1', query: { a: '1' } }) },
   {
     name: 'HEAD on a GET route: same status and headers, no body',

@@ -148,6 +148,8 @@ const CASES: Case[] = [
   { name: 'raw space smuggled in the target: 400', bytes: 'GET /posts/a b HTTP/1.1\r\nHost: x\r\n\r\n', check: problem(400) },
   { name: 'dot-dot traversal: 400', bytes: get('/posts/../etc/passwd'), check: problem(400, /dot segments/) },
   { name: 'encoded dot-dot: 400', bytes: get('/posts/%2e%2e/edit'), check: problem(400) },
+  { name: 'dot-dot under a path no route knows: 400, not 404', bytes: get('/files/../etc/passwd'), check: problem(400, /dot segments/) },
+  { name: 'dot segment after a miss: 400', bytes: get('/nowhere/./x'), check: problem(400) },
   { name: 'encoded slashes traversal: 404', bytes: get('/posts/..%2f..%2fetc%2fpasswd'), check: problem(404) },
   { name: 'backslash traversal: 404', bytes: get('/posts/..%5c..%5cwin.ini'), check: problem(404) },
   { name: 'id __proto__: 404 like any missing id', bytes: get('/posts/__proto__'), check: problem(404) },

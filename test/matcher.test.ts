@@ -115,6 +115,23 @@ test('pathFor() and match() :: are inverses for every route, whatever the param 
   }
 });
 
+test('compile() :: refuses a route whose params do not match its path', () => {
+  assert.throws(() => compile([{ ...posts.actions.show, path: '/latest' }]), /route posts\.show: params \["post_id"\] do not match the path \/latest, which names \[\]/);
+  assert.throws(() => compile([{ ...posts.actions.index, path: '/posts/:id' }]), /do not match the path/);
+});
+
+test('compile() :: matches without code generation where it is disallowed', async () => {
+  const script = `import { compile, resource } from ${JSON.stringify(new URL('../core/index.js', import.meta.url).href)};
+const m = compile(resource('posts', { show: () => 1 }).routes);
+const a = m.match('GET', '/posts/7');
+console.log(JSON.stringify({ kind: a.kind, params: { ...a.params }, long: m.match('GET', '/posts/' + 'x'.repeat(2000)).kind }));`;
+  const { execFile } = await import('node:child_process');
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile('node', ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  assert.equal(JSON.parse(out), { kind: 'found', params: { post_id: '7' }, long: 'bad-request' });
+});
+
 test('compile() :: refuses two routes with the same method and path shape', () => {
   assert.throws(() => compile([...posts.routes, posts.actions.show]), /GET \/posts\/:post_id is defined twice/);
   assert.throws(() => compile([{ ...posts.actions.show, path: 'posts' }]), /path must start with "\/"/);
