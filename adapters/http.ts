@@ -269,10 +269,12 @@ function checkRequest(req: IncomingMessage, url: string, maxUrlLength: number): 
 /** How many times a header came, whatever its case. */
 function count(req: IncomingMessage, lowerName: string): number {
   const raw = req.rawHeaders;
+  const first = lowerName.charCodeAt(0);
   let seen = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === lowerName.length && name.toLowerCase() === lowerName) seen++;
+    // The length and first letter rule out most names before anything is lower-cased.
+    if (name.length === lowerName.length && (name.charCodeAt(0) | 32) === first && name.toLowerCase() === lowerName) seen++;
   }
   return seen;
 }

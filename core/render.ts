@@ -24,6 +24,12 @@ const CONTENT_TYPES = {
  * `204`, anything else as `200` JSON. Headers added through `Reply.header()` come last.
  */
 export function renderResult(out: unknown, added: Record<string, string> | null): Rendered {
+  // A plain value is the common case: it needs no Result around it.
+  if (!(out instanceof Result) && out !== undefined && added === null) {
+    const headers: Record<string, string> = new NullObject();
+    headers['Content-Type'] = JSON_CONTENT_TYPE;
+    return { status: 200, headers, body: stringify(out) };
+  }
   const result = out instanceof Result ? out : out === undefined ? NO_CONTENT : new Result(200, 'json', out);
   const headers: Record<string, string> = new NullObject();
   let body = '';
@@ -39,8 +45,12 @@ export function renderResult(out: unknown, added: Record<string, string> | null)
 /** Sets headers over others whatever their letter case, so `content-type` replaces `Content-Type`. */
 export function mergeHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
   for (const name of Object.keys(source)) {
-    const lower = name.toLowerCase();
-    for (const existing of Object.keys(target)) if (existing !== name && existing.toLowerCase() === lower) delete target[existing];
+    let lower: string | undefined;
+    for (const existing of Object.keys(target)) {
+      // Lengths differ for almost every pair, which settles it without lower-casing either name.
+      if (existing === name || existing.length !== name.length) continue;
+      if (existing.toLowerCase() === (lower ??= name.toLowerCase())) delete target[existing];
+    }
     target[name] = source[name]!;
   }
 }
