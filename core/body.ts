@@ -44,17 +44,6 @@ export function bodyFormat(
 // Accepted Content-Type values already parsed; bounded, so a client cannot grow it.
 const SEEN_TYPES = new Map<string, BodyFormat>();
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Decodes UTF-8 body bytes, refusing malformed sequences with `400`. */
-export function decodeText(bytes: Uint8Array): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new HttpError(400, 'the request body is not valid UTF-8');
-  }
-}
-
 /** The deepest nesting of arrays and objects a JSON body may have, unless an option says otherwise. */
 export const DEFAULT_JSON_DEPTH = 64;
 

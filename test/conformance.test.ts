@@ -164,6 +164,11 @@ const CASES: Case[] = [
   { name: 'gzip body: 415', request: { method: 'POST', path: '/widgets', headers: { ...jsonHeaders, 'Content-Encoding': 'gzip' }, body: '{}' }, check: problem(415) },
   { name: 'malformed JSON: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":' }, check: problem(400) },
   { name: 'empty JSON body: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '' }, check: problem(400) },
+  {
+    name: 'a UTF-8 byte order mark is dropped',
+    request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '\uFEFFtitle=t' },
+    check: (r) => assert.equal(json(r), { body: { title: 't' } }),
+  },
   { name: 'invalid UTF-8: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: Buffer.from([0x22, 0xc3, 0x28, 0x22]) }, check: problem(400) },
   { name: '__proto__ in JSON: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"__proto__":{"admin":true}}' }, check: problem(400) },
   { name: 'constructor.prototype in JSON: 400', request: { method: 'PUT', path: '/widgets/1', headers: jsonHeaders, body: '{"constructor":{"prototype":{"admin":true}}}' }, check: problem(400) },

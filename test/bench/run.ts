@@ -12,6 +12,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const NAMES = ['raw', 'sevenfold/node', 'polka', 'sevenfold/polka', 'fastify'].filter((n) => ONLY === undefined || ONLY.includes(n));
+// BENCH_METHODS=GET (or POST,DELETE…) narrows the workload to those requests.
+const METHODS = process.env.BENCH_METHODS?.split(',');
+const REQUESTS = WORKLOAD.filter((item) => METHODS === undefined || METHODS.includes(item.method));
 
 interface Server {
   readonly name: string;
@@ -33,7 +36,7 @@ async function cpu(server: Server): Promise<number> {
 
 /** Every workload request answered with exactly the expected status and body, or the run stops. */
 async function verify(server: Server): Promise<void> {
-  for (const item of WORKLOAD) {
+  for (const item of REQUESTS) {
     const res = await fetch(server.url + item.path, {
       method: item.method,
       headers: 'headers' in item ? item.headers : {},
@@ -54,7 +57,7 @@ interface Sample {
 
 async function load(server: Server, seconds: number): Promise<Sample> {
   let wrong = 0;
-  const requests = WORKLOAD.map((item) => ({
+  const requests = REQUESTS.map((item) => ({
     method: item.method,
     path: item.path,
     headers: 'headers' in item ? { ...item.headers } : undefined,
@@ -136,6 +139,6 @@ function matching(): string {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-console.log(`## HTTP: the posts workload (${WORKLOAD.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`);
+console.log(`## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`);
 console.log(`## Route matching and building\n\n${matching()}\n`);
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
