@@ -36,7 +36,7 @@ export interface DispatchOptions {
 /** A node:http style handler; `next`, when given, receives requests no route matches. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
 
-export const DEFAULTS = Object.freeze({
+const DEFAULTS = Object.freeze({
   bodyLimit: 1024 * 1024,
   maxJsonDepth: DEFAULT_JSON_DEPTH,
   maxUrlLength: 8192,
@@ -387,7 +387,7 @@ function tooLarge(limit: number): HttpError {
 }
 
 /** Collects the body, failing with `413` as soon as it is known to exceed `limit`, and calls `done` once. */
-export function collectBody(req: IncomingMessage, limit: number, done: (error: unknown, body?: Buffer) => void): void {
+function collectBody(req: IncomingMessage, limit: number, done: (error: unknown, body?: Buffer) => void): void {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return done(tooLarge(limit));
   if (req.destroyed) return done(ABORTED);

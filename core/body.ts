@@ -57,7 +57,7 @@ export function parseBody(format: BodyFormat, text: string, maxDepth = DEFAULT_J
 }
 
 /** Whether JSON text nests arrays and objects deeper than `max`, without parsing it. */
-export function nestsDeeperThan(text: string, max: number): boolean {
+function nestsDeeperThan(text: string, max: number): boolean {
   if (text.length <= max) return false;
   let depth = 0;
   let inString = false;

@@ -11,8 +11,8 @@ export interface Rendered {
   readonly body: string;
 }
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const CONTENT_TYPES = {
   json: JSON_CONTENT_TYPE,
   html: 'text/html; charset=utf-8',
@@ -43,7 +43,7 @@ export function renderResult(out: unknown, added: Record<string, string> | null)
 }
 
 /** Sets headers over others whatever their letter case, so `content-type` replaces `Content-Type`. */
-export function mergeHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
+function mergeHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
   for (const name of Object.keys(source)) {
     let lower: string | undefined;
     for (const existing of Object.keys(target)) {
