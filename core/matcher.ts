@@ -35,6 +35,14 @@ interface Node {
   /** The static children as parallel lists when there are few: comparing beats hashing a fresh string. */
   keys: string[] | undefined;
   children: Node[] | undefined;
+  /** Many static children, by a hash of their segment computed in place. */
+  buckets: Map<number, Bucket> | undefined;
+}
+
+/** The static children of a wide node whose segments share a hash. */
+interface Bucket {
+  readonly keys: string[];
+  readonly children: Node[];
 }
 
 // Up to this many static children are compared in place; more are looked up in the Map.
@@ -42,11 +50,28 @@ const FEW = 8;
 // What walk() answers when the path needs the careful path after all (a dot segment).
 const CAREFUL = { careful: true } as unknown as Node;
 
+/** A cheap hash of `text[start, end)`, read in place: no substring, no string hashing. */
+function spanHash(text: string, start: number, end: number): number {
+  let h = end - start;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
 /** Fills in the comparison lists once the tree is complete. */
 function seal(node: Node): void {
   if (node.statics.size <= FEW) {
     node.keys = [...node.statics.keys()];
     node.children = [...node.statics.values()];
+  } else {
+    const buckets = new Map<number, Bucket>();
+    for (const [key, child] of node.statics) {
+      const h = spanHash(key, 0, key.length);
+      let bucket = buckets.get(h);
+      if (bucket === undefined) buckets.set(h, (bucket = { keys: [], children: [] }));
+      bucket.keys.push(key);
+      bucket.children.push(child);
+    }
+    node.buckets = buckets;
   }
   for (const child of node.statics.values()) seal(child);
   if (node.param !== undefined) seal(node.param);
@@ -113,6 +138,7 @@ function newNode(): Node {
     other: undefined,
     keys: undefined,
     children: undefined,
+    buckets: undefined,
   };
 }
 
@@ -192,7 +218,8 @@ function slotFor(node: Node, method: string): Slot | undefined {
  * 405 with `Allow`, OPTIONS and HEAD-as-GET are each one lookup; static segments beat params.
  *
  * Its speed comes from three things. A path is walked raw, segment by segment with `indexOf`,
- * each segment compared against a node's few static children (a Map serves many), without
+ * each segment compared against a node's few static children (a node with many hashes the
+ * segment in place and compares within one bucket, so no fresh string is hashed), without
  * splitting, decoding or recursion: a stack is kept only where a static and a param branch both
  * apply, and the path is decoded and walked again only when an escape shows up in a param value
  * or the raw walk finds nothing. Routes without params answer with a result built at compile
@@ -230,11 +257,24 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
         // `.` and `..` segments must be refused, which the careful path does.
         if (path.charCodeAt(start) === 46 && (slash - start === 1 || (slash - start === 2 && path.charCodeAt(start + 1) === 46))) return CAREFUL;
         const param = slash > start ? node.param : undefined;
-        const segment = path.slice(start, slash);
         let next: Node | undefined;
+        let segment: string | undefined;
         const keys = node.keys;
-        if (keys === undefined) next = node.statics.get(segment);
-        else {
+        if (keys === undefined) {
+          // A wide node: hash the segment in place, then compare within its bucket, so no fresh string is hashed.
+          const bucket = node.buckets!.get(spanHash(path, start, slash));
+          if (bucket !== undefined) {
+            const length = slash - start;
+            for (let i = 0; i < bucket.keys.length; i++) {
+              const key = bucket.keys[i]!;
+              if (key.length === length && path.startsWith(key, start)) {
+                next = bucket.children[i];
+                break;
+              }
+            }
+          }
+        } else {
+          segment = path.slice(start, slash);
           for (let i = 0; i < keys.length; i++) {
             if (keys[i] === segment) {
               next = node.children![i];
@@ -254,7 +294,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
           continue;
         }
         if (param !== undefined) {
-          values[depth++] = segment;
+          values[depth++] = segment ?? path.slice(start, slash);
           node = param;
           start = slash + 1;
           continue;

@@ -115,6 +115,18 @@ test('pathFor() and match() :: are inverses for every route, whatever the param 
   }
 });
 
+test('match() :: a node with many static children (looked up by hash) finds each and no other', () => {
+  const names = Array.from({ length: 40 }, (_, i) => `r${i}s`).concat(['ab', 'ba', 'abc', 'acb', 'bca']);
+  const wide = routes(...names.map((name) => resource(name, { index: ok, show: ok }, { param: 'id' })));
+  const m = compile(wide);
+  for (const route of wide) {
+    const found = m.match('GET', pathFor(route.path, { id: 'x y' } as never));
+    assert.is(found.kind === 'found' && found.route, route, route.name);
+  }
+  for (const miss of ['/r40s', '/r1', '/R1s', '/ab2', '/cab', '/r1s2', '/']) assert.is(m.match('GET', miss).kind, 'not-found', miss);
+  assert.is(brief(m.match('DELETE', '/abc/1')), '405 GET, HEAD, OPTIONS');
+});
+
 test('compile() :: refuses a route whose params do not match its path', () => {
   assert.throws(() => compile([{ ...posts.actions.show, path: '/latest' }]), /route posts\.show: params \["post_id"\] do not match the path \/latest, which names \[\]/);
   assert.throws(() => compile([{ ...posts.actions.index, path: '/posts/:id' }]), /do not match the path/);
