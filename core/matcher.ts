@@ -84,35 +84,43 @@ interface Slot {
   readonly route: Route;
   readonly found: Found | undefined;
   /** Builds this route's answer from the walked values; made on the route's first match. */
-  answer: ((values: readonly string[], max: number) => Match) | undefined;
+  answer: Builder | undefined;
 }
 
+type Builder = (route: Route, values: readonly string[], max: number) => Match;
+
+// Builders by param list, shared by every table: one per list keeps call sites few and warm.
+const BUILDERS = new Map<string, Builder>();
+
 /**
- * The answer builder of one route, generated from its `params` list: its own code keeps each
+ * The answer builder for one list of param names, generated from it: its own code keeps each
  * property store monomorphic, where one shared loop over a thousand routes' names would go
  * megamorphic. Values longer than `max` make a bad request instead.
  */
-function answerBuilder(route: Route): (values: readonly string[], max: number) => Match {
-  const names = route.params;
+function builderFor(names: readonly string[]): Builder {
+  const key = names.join('/');
+  let builder = BUILDERS.get(key);
+  if (builder !== undefined) return builder;
   const long = (i: number, max: number): Match => badRequest(`path parameter :${names[i]} is longer than ${max} characters`);
   const checks = names.map((_, i) => `if (v[${i}].length > max) return long(${i}, max);`).join(' ');
   const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = v[${i}];`).join(' ');
   try {
-    return new Function(
+    builder = new Function(
       'N',
-      'route',
       'long',
-      `return function answer(v, max) { ${checks} const o = new N(); ${stores} return { kind: 'found', route, params: o }; };`,
-    )(NullObject, route, long);
+      `return function answer(route, v, max) { ${checks} const o = new N(); ${stores} return { kind: 'found', route, params: o }; };`,
+    )(NullObject, long) as Builder;
   } catch {
     // Where code generation is disallowed (--disallow-code-generation-from-strings), a loop does the same.
-    return (values, max) => {
+    builder = (route, values, max) => {
       for (let i = 0; i < names.length; i++) if (values[i]!.length > max) return long(i, max);
       const params = new NullObject() as Record<string, string>;
       for (let i = 0; i < names.length; i++) params[names[i]!] = values[i]!;
       return { kind: 'found', route, params };
     };
   }
+  BUILDERS.set(key, builder);
+  return builder;
 }
 
 const SLOTTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -221,9 +229,9 @@ function slotFor(node: Node, method: string): Slot | undefined {
  * each segment compared against a node's few static children (a node with many hashes the
  * segment in place and compares within one bucket, so no fresh string is hashed), without
  * splitting, decoding or recursion: a stack is kept only where a static and a param branch both
- * apply, and the path is decoded and walked again only when an escape shows up in a param value
- * or the raw walk finds nothing. Routes without params answer with a result built at compile
- * time, the others through a builder generated for the route. Params land in objects of one
+ * apply; a path with an escape, or a miss with a dot segment, takes the careful path that decodes
+ * and checks each segment. Routes without params answer with a result built at compile time, the
+ * others through a builder generated for their list of param names. Params land in objects of one
  * class with no Object.prototype in its chain. (Control characters reach the matcher only
  * percent-encoded from an HTTP parser, and encoded paths take the careful path, which checks them.)
  */
@@ -310,22 +318,20 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   }
 
   function answer(slot: Slot, taken: readonly string[]): Match {
-    return slot.found ?? (slot.answer ??= answerBuilder(slot.route))(taken, maxParamLength);
+    return slot.found ?? (slot.answer ??= builderFor(slot.route.params))(slot.route, taken, maxParamLength);
   }
 
   function match(method: string, path: string): Match {
+    // An escape anywhere means segments must be decoded before they are compared: the careful path.
+    if (path.indexOf('%') !== -1) return carefully(method, path);
     const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
     const trimmed = end === path.length ? path : path.slice(0, end);
-    const node = trimmed === '/' ? ((hit = slotFor(root, method)) === undefined ? undefined : root) : walk(trimmed, method);
+    const node = end === 1 ? ((hit = slotFor(root, method)) === undefined ? undefined : root) : walk(trimmed, method);
     if (node === CAREFUL) return carefully(method, path);
-    if (node !== undefined) {
-      // An escape in a param value, or anywhere on a miss, means the raw walk may be wrong: decode and redo.
-      for (let i = 0, n = hit!.route.params.length; i < n; i++) if (values[i]!.indexOf('%') !== -1) return carefully(method, path);
-      return answer(hit!, values);
-    }
-    // A miss is not the last word while a segment further on may be an escape or a dot segment.
-    if (path.indexOf('%') !== -1 || path.indexOf('/.') !== -1) return carefully(method, path);
-    return missed(trimmed === '/' ? [] : trimmed.slice(1).split('/'));
+    if (node !== undefined) return answer(hit!, values);
+    // A miss is not the last word while a dot segment further on must be refused.
+    if (path.indexOf('/.') !== -1) return carefully(method, path);
+    return missed(end === 1 ? [] : trimmed.slice(1).split('/'));
   }
 
   /** The slow path: every segment decoded once and checked, then the same search. */
