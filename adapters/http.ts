@@ -411,7 +411,7 @@ function collectBody(req: IncomingMessage, limit: number, done: (error: unknown,
   };
   req.on('data', onData);
   req.on('end', () => settle(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-  req.on('error', () => settle(ABORTED));
+  // No 'error' listener: node emits a request's errors only to listeners, and 'close' follows every one.
   req.on('close', () => req.complete || settle(ABORTED));
 }
 

@@ -75,12 +75,14 @@ function nestsDeeperThan(text: string, max: number): boolean {
 }
 
 function parseJson(text: string, maxDepth: number): unknown {
-  if (!/\S/.test(text)) throw new HttpError(400, 'the JSON body is empty');
   // Deep nesting is refused before parsing: recursive code downstream would overflow its stack.
   if (nestsDeeperThan(text, maxDepth)) throw new HttpError(400, `the JSON body nests deeper than ${maxDepth} levels`);
   try {
+    // Without a backslash a prototype key can only be spelt out, so text naming neither key needs no second scan.
+    if (text.indexOf('\\') === -1 && text.indexOf('__proto__') === -1 && text.indexOf('constructor') === -1) return JSON.parse(text);
     return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
+    if (!/\S/.test(text)) throw new HttpError(400, 'the JSON body is empty');
     const reason = err instanceof Error ? err.message : String(err);
     throw new HttpError(400, `malformed JSON body: ${reason}`);
   }

@@ -50,6 +50,21 @@ test('parseBody() :: JSON values, and 400 for empty, malformed or poisoned JSON'
   assert.is(({} as Record<string, unknown>).x, undefined);
 });
 
+test('parseBody() :: prototype keys spelt with escapes are refused as plainly spelt ones are', () => {
+  const poisoned = [
+    String.raw`{"\u005f_proto__":{"x":1}}`,
+    String.raw`{"__proto\u005F_":{"x":1}}`,
+    String.raw`{"a":[{"__proto__" :{"x":1}}]}`,
+    String.raw`{"a":{"\u0063onstructor":{"prototype":{"x":1}}}}`,
+    String.raw`{"a":{"constructo\u0072":{"prototype":{"x":1}}}}`,
+  ];
+  for (const bad of poisoned) assert.is(status(() => parseBody('json', bad)), 400, bad);
+  // The words themselves, as values or in other keys, are fine; so are other escapes.
+  assert.equal(parseBody('json', '{"title":"__proto__ and constructor"}'), { title: '__proto__ and constructor' });
+  assert.equal(parseBody('json', String.raw`{"title":"a\"b\u00e9","constructor":"x"}`), { title: 'a"bé', constructor: 'x' });
+  assert.is(({} as Record<string, unknown>).x, undefined);
+});
+
 test('parseBody() :: urlencoded fields land in an object without Object.prototype, repeated ones as arrays', () => {
   const fields = parseBody('form', 'title=Hello+world&body=%E2%9C%93&tag=a&tag=b&constructor=x') as Record<string, unknown>;
   assert.not.ok(Object.prototype.isPrototypeOf(fields));

@@ -140,5 +140,6 @@ function matching(): string {
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
 console.log(`## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`);
-console.log(`## Route matching and building\n\n${matching()}\n`);
+// BENCH_MATCHING=0 leaves out the matching and building figures, for quicker HTTP-only runs.
+if (process.env.BENCH_MATCHING !== '0') console.log(`## Route matching and building\n\n${matching()}\n`);
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
