@@ -9,11 +9,11 @@ export function table(count: number): RouteTable {
   return routes(...Array.from({ length: count }, (_, i) => resource(count === 1 ? 'posts' : `r${i}s`, seven)));
 }
 
-/** Requests of every shape, spread over the resources, as [method, path] pairs. */
-function requests(count: number): Array<[string, string]> {
+/** Requests of every shape, spread over up to `spread` of the resources, as [method, path] pairs. */
+function requests(count: number, spread: number): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (let i = 0; i < 64; i++) {
-    const name = count === 1 ? 'posts' : `r${(i * 7919) % count}s`;
+    const name = count === 1 ? 'posts' : `r${((i % spread) * 7919) % count}s`;
     const id = String(1000 + i);
     out.push(
       ['GET', `/${name}`],
@@ -53,13 +53,16 @@ export interface MatchFigures {
   readonly findMyWay: number;
 }
 
-/** sevenfold's matcher against find-my-way on the same table and requests. */
-export function matchFigures(count: number, iterations = 2_000_000): MatchFigures {
+/**
+ * sevenfold's matcher against find-my-way on the same table and requests, which go to 64
+ * resources (`spread` fewer, to see what comes from the table's size and what from the data).
+ */
+export function matchFigures(count: number, spread = 64, iterations = 2_000_000): MatchFigures {
   const t = table(count);
   const matcher = compile(t);
   const router = FindMyWay();
   for (const route of t) router.on(route.method as 'GET', route.path, ok);
-  const list = requests(count);
+  const list = requests(count, spread);
   for (const [method, path] of list) {
     const m = matcher.match(method, path);
     if (m.kind !== 'found') throw new Error(`sevenfold missed ${method} ${path}`);
