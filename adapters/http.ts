@@ -205,25 +205,45 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
 
   /** Reads and parses the body with callbacks (no promise on this path), then handles the request. */
   function withBody(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>): void {
-    const refuse = (error: unknown): void => {
-      if (error !== ABORTED) fail(req, res, request, error);
-      release(req.socket as unknown as QueuedSocket);
-    };
     let format: BodyFormat;
+    let declared: number;
     try {
-      format = acceptBody(req, res, bodyLimit);
+      const headers = bodyHeaders(req);
+      format = bodyFormat(headers.type, headers.encoding);
+      declared = headers.length === undefined ? NaN : Number(headers.length);
+      if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent) res.writeContinue();
     } catch (error) {
-      return refuse(error);
+      return refuse(req, res, request, error);
     }
-    collectBody(req, bodyLimit, (error, bytes) => {
-      if (error !== undefined) return refuse(error);
+    if (declared > bodyLimit) return refuse(req, res, request, tooLarge(bodyLimit));
+    if (req.destroyed) return refuse(req, res, request, ABORTED);
+    if (req.readableEnded) return refuse(req, res, request, new Error('the request body was already read by other middleware'));
+    const reader = new BodyReader(req, res, request, format, bodyLimit, bodyRead);
+    (req as ReadingRequest)[READER] = reader;
+    req.on('data', onBodyData);
+    req.on('end', onBodyEnd);
+    // No 'error' listener: node emits a request's errors only to listeners, and 'close' follows every one.
+    req.on('close', onBodyClose);
+  }
+
+  /** Where a body read ends: parse and handle, or refuse. */
+  function bodyRead(reader: BodyReader, error: unknown): void {
+    const { req, res, request } = reader;
+    if (error === undefined) {
       try {
-        request.body = parseBody(format, utf8Text(bytes!), maxJsonDepth);
+        request.body = parseBody(reader.format, utf8Text(reader.bytes()), maxJsonDepth);
       } catch (parseError) {
-        return refuse(parseError);
+        return refuse(req, res, request, parseError);
       }
-      handle(req, res, request);
-    });
+      return handle(req, res, request);
+    }
+    refuse(req, res, request, error);
+  }
+
+  /** Answers a request whose body will not be handled, unless its client went away, and frees the connection's queue. */
+  function refuse(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, error: unknown): void {
+    if (error !== ABORTED) fail(req, res, request, error);
+    release(req.socket as unknown as QueuedSocket);
   }
 
   return function dispatch(req, res, next) {
@@ -369,16 +389,37 @@ function utf8Text(bytes: Buffer): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** The headers that decide how a body is read, from one pass over `rawHeaders`. */
+interface BodyHeaders {
+  type: string | undefined;
+  encoding: string | undefined;
+  length: string | undefined;
+  expect: string | undefined;
+}
+
 /**
- * The format of a body about to be read, refusing what will not be taken before a byte is read;
- * a client that asked `Expect: 100-continue` is invited to send only once the body would be taken.
+ * The body's headers, found in `rawHeaders` without building node's headers object; repeated
+ * Content-Encoding and Expect values are joined as node joins them, and a second Content-Type is a `400`.
  */
-function acceptBody(req: IncomingMessage, res: ServerResponse, limit: number): BodyFormat {
-  if (count(req, 'content-type') > 1) throw MANY_TYPES;
-  const format = bodyFormat(req.headers['content-type'], req.headers['content-encoding']);
-  const declared = Number(req.headers['content-length']);
-  if (req.headers.expect?.toLowerCase() === '100-continue' && !(declared > limit) && !res.headersSent) res.writeContinue();
-  return format;
+function bodyHeaders(req: IncomingMessage): BodyHeaders {
+  const found: BodyHeaders = { type: undefined, encoding: undefined, length: undefined, expect: undefined };
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const first = name.charCodeAt(0) | 32;
+    // The length and first letter rule out most names before anything is lower-cased.
+    if (first === 99 /* c */ && name.length >= 12 && name.length <= 16) {
+      const lower = name.toLowerCase();
+      if (lower === 'content-type') {
+        if (found.type !== undefined) throw MANY_TYPES;
+        found.type = raw[i + 1]!;
+      } else if (lower === 'content-length') found.length ??= raw[i + 1]!;
+      else if (lower === 'content-encoding') found.encoding = found.encoding === undefined ? raw[i + 1]! : `${found.encoding}, ${raw[i + 1]!}`;
+    } else if (first === 101 /* e */ && name.length === 6 && name.toLowerCase() === 'expect') {
+      found.expect = found.expect === undefined ? raw[i + 1]! : `${found.expect}, ${raw[i + 1]!}`;
+    }
+  }
+  return found;
 }
 
 function tooLarge(limit: number): HttpError {
@@ -386,33 +427,64 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, `the request body is larger than ${limit} bytes`, { headers: { Connection: 'close' } });
 }
 
-/** Collects the body, failing with `413` as soon as it is known to exceed `limit`, and calls `done` once. */
-function collectBody(req: IncomingMessage, limit: number, done: (error: unknown, body?: Buffer) => void): void {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return done(tooLarge(limit));
-  if (req.destroyed) return done(ABORTED);
-  if (req.readableEnded) return done(new Error('the request body was already read by other middleware'));
-  // The listeners stay until the request is dropped; `settled` makes the first outcome the only one.
-  let settled = false;
-  const settle = (error: unknown, body?: Buffer): void => {
-    if (settled) return;
-    settled = true;
-    done(error, body);
-  };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const onData = (chunk: Buffer): void => {
-    size += chunk.length;
-    if (size > limit) {
-      req.off('data', onData);
-      req.resume();
-      settle(tooLarge(limit));
-    } else chunks.push(chunk);
-  };
-  req.on('data', onData);
-  req.on('end', () => settle(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-  // No 'error' listener: node emits a request's errors only to listeners, and 'close' follows every one.
-  req.on('close', () => req.complete || settle(ABORTED));
+/** Set on a request while its body is read: its reader, for listeners shared by every request. */
+const READER = Symbol('sevenfold.reader');
+type ReadingRequest = IncomingMessage & { [READER]: BodyReader };
+
+/**
+ * One body being read: its state, and the outcome reported once to `done`, which the dispatcher
+ * owns. Its listeners are module functions that find it on the request, so reading allocates no closures.
+ */
+class BodyReader {
+  private first: Buffer | undefined = undefined;
+  private rest: Buffer[] | undefined = undefined;
+  size = 0;
+  private settled = false;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly request: NodeRequest<Record<string, string>>,
+    readonly format: BodyFormat,
+    readonly limit: number,
+    private readonly done: (reader: BodyReader, error: unknown) => void,
+  ) {}
+
+  add(chunk: Buffer): void {
+    if (this.first === undefined) this.first = chunk;
+    else (this.rest ??= [this.first]).push(chunk);
+  }
+
+  /** The body read so far, in one buffer. */
+  bytes(): Buffer {
+    if (this.rest !== undefined) return Buffer.concat(this.rest, this.size);
+    return this.first ?? Buffer.alloc(0);
+  }
+
+  /** Reports the first outcome only: the end, a refusal, or the client going away. */
+  settle(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.done(this, error);
+  }
+}
+
+function onBodyData(this: ReadingRequest, chunk: Buffer): void {
+  const reader = this[READER];
+  reader.size += chunk.length;
+  if (reader.size > reader.limit) {
+    this.off('data', onBodyData);
+    this.resume();
+    reader.settle(tooLarge(reader.limit));
+  } else reader.add(chunk);
+}
+
+function onBodyEnd(this: ReadingRequest): void {
+  this[READER].settle(undefined);
+}
+
+function onBodyClose(this: ReadingRequest): void {
+  if (!this.complete) this[READER].settle(ABORTED);
 }
 
 // What node's HTTP parser reports, in words a client can act on.
