@@ -123,6 +123,47 @@ async function http(): Promise<string> {
   }
 }
 
+/** Each variant's own CPU per request, driven in its own process without sockets, in interleaved rounds. */
+async function inProcess(): Promise<string> {
+  const methods = [...new Set(REQUESTS.map((item) => item.method))].join(',');
+  const children = new Map<string, ChildProcess>();
+  for (const name of NAMES) {
+    const child = fork(new URL('./inprocess-server.js', import.meta.url), [name, methods], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+    const [message] = (await once(child, 'message')) as [{ ready?: boolean; error?: string }];
+    if (message.error !== undefined) throw new Error(message.error);
+    children.set(name, child);
+  }
+  const round = async (name: string): Promise<number> => {
+    const child = children.get(name)!;
+    child.send('round');
+    const [message] = (await once(child, 'message')) as [{ cpu?: number; error?: string }];
+    if (message.error !== undefined) throw new Error(message.error);
+    return message.cpu!;
+  };
+  try {
+    for (const name of NAMES) await round(name); // warm-up
+    const samples = new Map<string, number[]>(NAMES.map((n) => [n, []]));
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let i = 0; i < NAMES.length; i++) {
+        const name = NAMES[(i + r) % NAMES.length]!;
+        samples.get(name)!.push(await round(name));
+      }
+    }
+    const raw = samples.get('raw');
+    const lines = ['| variant | CPU µs/req (median) | spread | vs raw |', '|---|---|---|---|'];
+    for (const [name, s] of samples) {
+      const ratio = raw ? median(s.map((x, i) => x / raw[i]!)) : NaN;
+      lines.push(`| ${name} | ${fixed(median(s))} | ${fixed(Math.min(...s))}–${fixed(Math.max(...s))} | ${fixed(ratio)}× |`);
+    }
+    return lines.join('\n');
+  } finally {
+    for (const child of children.values()) {
+      child.send('exit');
+      await once(child, 'exit');
+    }
+  }
+}
+
 function matching(): string {
   const lines = ['| table | routes | sevenfold lookups/s | find-my-way lookups/s | sevenfold vs find-my-way |', '|---|---|---|---|---|'];
   const figures = [1, 100, 1000].map((count) => ({ count, ...matchFigures(count) }));
@@ -144,7 +185,8 @@ function matching(): string {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-console.log(`## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`);
-// BENCH_MATCHING=0 leaves out the matching and building figures, for quicker HTTP-only runs.
+// BENCH_HTTP=0, BENCH_INPROCESS=0 and BENCH_MATCHING=0 each leave out one part.
+if (process.env.BENCH_HTTP !== '0') console.log(`## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`);
+if (process.env.BENCH_INPROCESS !== '0') console.log(`## In process: each variant's own work per request, no sockets\n\n${await inProcess()}\n`);
 if (process.env.BENCH_MATCHING !== '0') console.log(`## Route matching and building\n\n${matching()}\n`);
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
