@@ -321,14 +321,19 @@ function checkRequest(req: IncomingMessage, url: string, maxUrlLength: number): 
 /** How many times a header came, whatever its case. */
 function count(req: IncomingMessage, lowerName: string): number {
   const raw = req.rawHeaders;
-  const first = lowerName.charCodeAt(0);
   let seen = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    // The length and first letter rule out most names before anything is lower-cased.
-    if (name.length === lowerName.length && (name.charCodeAt(0) | 32) === first && name.toLowerCase() === lowerName) seen++;
-  }
+  for (let i = 0; i < raw.length; i += 2) if (isName(raw[i]!, lowerName)) seen++;
   return seen;
+}
+
+/**
+ * Whether a header name is `lower` (letters and hyphens) in any case, compared in place: no
+ * lower-cased copy is made. Setting bit 5 lower-cases a letter and changes no other token character into one.
+ */
+function isName(name: string, lower: string): boolean {
+  if (name.length !== lower.length) return false;
+  for (let i = 0; i < lower.length; i++) if ((name.charCodeAt(i) | 32) !== lower.charCodeAt(i)) return false;
+  return true;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -406,18 +411,12 @@ function bodyHeaders(req: IncomingMessage): BodyHeaders {
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    const first = name.charCodeAt(0) | 32;
-    // The length and first letter rule out most names before anything is lower-cased.
-    if (first === 99 /* c */ && name.length >= 12 && name.length <= 16) {
-      const lower = name.toLowerCase();
-      if (lower === 'content-type') {
-        if (found.type !== undefined) throw MANY_TYPES;
-        found.type = raw[i + 1]!;
-      } else if (lower === 'content-length') found.length ??= raw[i + 1]!;
-      else if (lower === 'content-encoding') found.encoding = found.encoding === undefined ? raw[i + 1]! : `${found.encoding}, ${raw[i + 1]!}`;
-    } else if (first === 101 /* e */ && name.length === 6 && name.toLowerCase() === 'expect') {
-      found.expect = found.expect === undefined ? raw[i + 1]! : `${found.expect}, ${raw[i + 1]!}`;
-    }
+    if (isName(name, 'content-type')) {
+      if (found.type !== undefined) throw MANY_TYPES;
+      found.type = raw[i + 1]!;
+    } else if (isName(name, 'content-length')) found.length ??= raw[i + 1]!;
+    else if (isName(name, 'content-encoding')) found.encoding = found.encoding === undefined ? raw[i + 1]! : `${found.encoding}, ${raw[i + 1]!}`;
+    else if (isName(name, 'expect')) found.expect = found.expect === undefined ? raw[i + 1]! : `${found.expect}, ${raw[i + 1]!}`;
   }
   return found;
 }
