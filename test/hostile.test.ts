@@ -213,6 +213,14 @@ const CASES: Case[] = [
   } },
   { name: 'an Expect other than 100-continue: 417', bytes: get('/posts', ['Expect: teapot']), check: problem(417) },
   { name: 'two Content-Type headers: 400', bytes: send('POST', '/posts', JSON_T, '{"title":"t"}', ['Content-Type: text/plain']), check: problem(400, /Content-Type/) },
+  { name: 'two Content-Type headers, one in lower case: 400', bytes: send('POST', '/posts', JSON_T, '{"title":"t"}', ['content-type: application/json']), check: problem(400, /Content-Type/) },
+  {
+    name: 'body headers in any letter case: 201',
+    bytes: 'POST /posts HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nCONTENT-LENGTH: 25\r\ncontent-ENCODING: Identity\r\nConnection: close\r\n\r\n{"id":"case","title":"t"}',
+    check: status(201),
+  },
+  { name: 'Content-Encoding identity, then gzip: 415', bytes: send('POST', '/posts', JSON_T, '{"title":"t"}', ['Content-Encoding: identity', 'content-encoding: gzip']), check: problem(415) },
+  { name: 'expect: 100-continue in lower case: 100 then 201', bytes: send('POST', '/posts', JSON_T, '{"id":"lower","title":"t"}', ['expect: 100-CONTINUE']), check: (r) => assert.match(r.wire, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201/) },
   { name: 'CONNECT: 501, closed', bytes: 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n', check: (r) => {
     closes(problem(501))(r);
     assert.ok(r.headers.date, 'a Date header');
