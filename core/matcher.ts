@@ -13,6 +13,11 @@ export interface Matcher {
 export interface MatcherOptions {
   /** The longest decoded path parameter accepted; longer ones are a bad request. Default 1024. */
   readonly maxParamLength?: number;
+  /**
+   * Whether a small table's walk may be generated as code for its own tree (default `true`);
+   * `false` keeps the general walk, which answers the same. Tests compare the two.
+   */
+  readonly generate?: boolean;
 }
 
 /** One path segment position in the tree: static children first, then one param child. */
@@ -47,8 +52,8 @@ interface Bucket {
 
 // Up to this many static children are compared in place; more are looked up in the Map.
 const FEW = 8;
-// What walk() answers when the path needs the careful path after all (a dot segment).
-const CAREFUL = { careful: true } as unknown as Node;
+// What a walk answers when the path needs the careful path after all (a dot segment).
+const CAREFUL = { careful: true } as unknown as Slot;
 
 /** A cheap hash of `text[start, end)`, read in place: no substring, no string hashing. */
 function spanHash(text: string, start: number, end: number): number {
@@ -246,19 +251,16 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   const backStarts: number[] = [];
   const backEnds: number[] = [];
   const backDepths: number[] = [];
-  // The slot the last successful walk ended on.
-  let hit: Slot | undefined;
-
   /** Walks a plain path: static child first; the param child, then the latest branch point, on a miss. */
-  function walk(path: string, method: string): Node | undefined {
+  function interpret(path: string, method: string): Slot | undefined {
     let node = root;
     let start = 1;
     let depth = 0;
     let branches = 0;
     for (;;) {
       if (start > path.length) {
-        hit = slotFor(node, method);
-        if (hit !== undefined) return node;
+        const hit = slotFor(node, method);
+        if (hit !== undefined) return hit;
       } else {
         let slash = path.indexOf('/', start);
         if (slash === -1) slash = path.length;
@@ -317,6 +319,9 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     }
   }
 
+  // A small table gets a walk generated for its own tree; a large one, or no code generation, the interpreter.
+  const walk = options.generate === false ? interpret : (generateWalk(root, values) ?? interpret);
+
   function answer(slot: Slot, taken: readonly string[]): Match {
     return slot.found ?? (slot.answer ??= builderFor(slot.route.params))(slot.route, taken, maxParamLength);
   }
@@ -326,9 +331,9 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     if (path.indexOf('%') !== -1) return carefully(method, path);
     const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
     const trimmed = end === path.length ? path : path.slice(0, end);
-    const node = end === 1 ? ((hit = slotFor(root, method)) === undefined ? undefined : root) : walk(trimmed, method);
-    if (node === CAREFUL) return carefully(method, path);
-    if (node !== undefined) return answer(hit!, values);
+    const slot = end === 1 ? slotFor(root, method) : walk(trimmed, method);
+    if (slot === CAREFUL) return carefully(method, path);
+    if (slot !== undefined) return answer(slot, values);
     // A miss is not the last word while a dot segment further on must be refused.
     if (path.indexOf('/.') !== -1) return carefully(method, path);
     return missed(end === 1 ? [] : trimmed.slice(1).split('/'));
@@ -362,6 +367,70 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   }
 
   return Object.freeze({ routes: table, match });
+}
+
+// Tables up to this many nodes, none of them wide, get a generated walk; larger code would not stay hot.
+const GENERATED_NODES = 64;
+
+/**
+ * The walk of one small tree as code: segments are parsed into locals, static segments compared
+ * char by char against constants, methods against constants, and backtracking is the nesting
+ * of the code itself (a static branch that finds nothing falls through to the param branch).
+ * It answers exactly what the general walk answers; `undefined` when the tree is too large or
+ * wide for it, or code cannot be generated here.
+ */
+function generateWalk(root: Node, values: string[]): ((path: string, method: string) => Slot | undefined) | undefined {
+  const slots: Slot[] = [];
+  const others: Array<Map<string, Slot>> = [];
+  let nodes = 0;
+  const constant = (slot: Slot): string => `S[${slots.push(slot) - 1}]`;
+  /** The expression for the slot a node serves `method`, as `slotFor` would find it. */
+  const slotExpression = (node: Node): string => {
+    const cases: string[] = [];
+    for (const method of METHOD_ORDER) {
+      const slot = method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET'];
+      if (slot !== undefined) cases.push(`method === ${JSON.stringify(method)} ? ${constant(slot)}`);
+    }
+    const other = node.other === undefined ? 'undefined' : `O[${others.push(node.other) - 1}].get(method)`;
+    return [...cases, other].join(' : ');
+  };
+  const segment = (k: number): string =>
+    `let e${k} = path.indexOf('/', p${k}); if (e${k} === -1) e${k} = n; const l${k} = e${k} - p${k}; ` +
+    `if (path.charCodeAt(p${k}) === 46 && (l${k} === 1 || (l${k} === 2 && path.charCodeAt(p${k} + 1) === 46))) return CAREFUL; `;
+  const equals = (key: string, k: number): string =>
+    key.length > 8
+      ? `l${k} === ${key.length} && path.startsWith(${JSON.stringify(key)}, p${k})`
+      : [`l${k} === ${key.length}`, ...[...key].map((_, i) => `path.charCodeAt(p${k} + ${i}) === ${key.charCodeAt(i)}`)].join(' && ');
+  const emit = (node: Node, k: number, depth: number): string | undefined => {
+    if (++nodes > GENERATED_NODES || node.keys === undefined) return undefined;
+    const here = node.methods === undefined ? '' : `{ const h = ${slotExpression(node)}; if (h !== undefined) return h; }`;
+    let below = '';
+    for (let i = 0; i < node.keys.length; i++) {
+      const inner = emit(node.children![i]!, k + 1, depth);
+      if (inner === undefined) return undefined;
+      below += `if (${equals(node.keys[i]!, k)}) { const p${k + 1} = e${k} + 1; ${inner} } `;
+    }
+    if (node.param !== undefined) {
+      const inner = emit(node.param, k + 1, depth + 1);
+      if (inner === undefined) return undefined;
+      below += `if (l${k} > 0) { V[${depth}] = path.slice(p${k}, e${k}); const p${k + 1} = e${k} + 1; ${inner} } `;
+    }
+    if (below === '') return `if (p${k} > n) ${here || '{}'}`;
+    return `if (p${k} > n) ${here || '{}'} else { ${segment(k)}${below}}`;
+  };
+  const body = emit(root, 0, 0);
+  if (body === undefined) return undefined;
+  try {
+    return new Function('S', 'O', 'V', 'CAREFUL', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(
+      slots,
+      others,
+      values,
+      CAREFUL,
+    );
+  } catch {
+    // Code generation is disallowed here (--disallow-code-generation-from-strings): the general walk serves.
+    return undefined;
+  }
 }
 
 /** The search over decoded segments: a static child, then the param child, backtracking on a miss. */

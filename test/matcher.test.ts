@@ -12,6 +12,8 @@ const table = routes(
   { ...posts.actions.index, name: 'posts.search', action: 'search', path: '/posts/search' } as Route,
 );
 const matcher = compile(table);
+// The general walk, which a generated one must answer exactly as.
+const general = compile(table, { generate: false });
 
 /** The match, boiled down to a line that is easy to compare. */
 function brief(m: Match): string {
@@ -78,8 +80,59 @@ const CASES: ReadonlyArray<[method: string, path: string, expected: string]> = [
 for (const [method, path, expected] of CASES) {
   test(`match() :: ${method} ${path.length > 40 ? `${path.slice(0, 40)}…` : path}`, () => {
     assert.is(brief(matcher.match(method, path)), expected);
+    assert.is(brief(general.match(method, path)), expected, 'the general walk');
   });
 }
+
+test('match() :: a generated walk answers as the general one, path for path', () => {
+  const h = () => 'h';
+  // Statics beside params at several depths, dead ends that must backtrack, a root route, and methods of every kind.
+  const tricky: Route[] = [
+    ['GET', '/'],
+    ['GET', '/a'],
+    ['GET', '/a/:x'],
+    ['PUT', '/a/:x'],
+    ['GET', '/a/b'],
+    ['GET', '/a/b/c'],
+    ['GET', '/a/:x/c'],
+    ['POST', '/a/:x/d'],
+    ['GET', '/:p/b/d'],
+    ['HEAD', '/:p/b'],
+    ['PURGE', '/a/b'],
+    ['OPTIONS', '/a/:x/:y'],
+    ['DELETE', '/a/:x/:y/e'],
+    ['GET', '/longer-than-eight/:z'],
+  ].map(([method, path], i) => ({
+    resource: 't',
+    action: `a${i}`,
+    name: `t.a${i}`,
+    method: method!,
+    path: path!,
+    params: (path!.match(/:\w+/g) ?? []).map((name) => name.slice(1)),
+    body: false,
+    handler: h,
+  })) as unknown as Route[];
+  const words = ['a', 'b', 'c', 'd', 'e', 'x', '', '.', '..', '%61', 'longer-than-eight', 'longer-than-eighT', 'posts', 'new'];
+  const paths = ['/', '//'];
+  let layer = [''];
+  for (let depth = 0; depth < 4; depth++) {
+    layer = layer.flatMap((prefix) => words.map((word) => `${prefix}/${word}`));
+    for (const path of layer) paths.push(path, `${path}/`);
+  }
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'];
+  for (const t of [tricky, table, posts.routes]) {
+    const generated = compile(t);
+    const plain = compile(t, { generate: false });
+    for (const path of paths) {
+      for (const method of methods) {
+        const a = generated.match(method, path);
+        const b = plain.match(method, path);
+        assert.is(brief(a), brief(b), `${method} ${path}`);
+        assert.is(a.kind === 'found' && a.route, b.kind === 'found' && b.route, `${method} ${path}`);
+      }
+    }
+  }
+});
 
 test('match() :: params live in an object without Object.prototype', () => {
   const m = matcher.match('GET', '/posts/__proto__');
