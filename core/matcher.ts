@@ -6,6 +6,8 @@ import type { Match, Route, RouteTable } from './types.js';
 /** Answers "which route serves this method and path?" for one compiled table. */
 export interface Matcher {
   readonly routes: RouteTable;
+  /** Whether this table's walk was generated as code for it (see `MatcherOptions.generate`), or is the general one. */
+  readonly generated: boolean;
   /** Matches a still-encoded path (no query string) against the table. */
   match(method: string, path: string): Match;
 }
@@ -48,6 +50,8 @@ interface Node {
 interface Bucket {
   readonly keys: string[];
   readonly children: Node[];
+  /** Each child's place among the node's static children, for a generated walk's dispatch. */
+  readonly at: number[];
 }
 
 // Up to this many static children are compared in place; more are looked up in the Map.
@@ -69,12 +73,14 @@ function seal(node: Node): void {
     node.children = [...node.statics.values()];
   } else {
     const buckets = new Map<number, Bucket>();
+    let at = 0;
     for (const [key, child] of node.statics) {
       const h = spanHash(key, 0, key.length);
       let bucket = buckets.get(h);
-      if (bucket === undefined) buckets.set(h, (bucket = { keys: [], children: [] }));
+      if (bucket === undefined) buckets.set(h, (bucket = { keys: [], children: [], at: [] }));
       bucket.keys.push(key);
       bucket.children.push(child);
+      bucket.at.push(at++);
     }
     node.buckets = buckets;
   }
@@ -226,6 +232,12 @@ function slotFor(node: Node, method: string): Slot | undefined {
   }
 }
 
+/** Checks a table as `compile()` does (paths, params, no two routes alike) without building a matcher. */
+export function checkTable(table: RouteTable): void {
+  const root = newNode();
+  for (const route of table) insert(root, route);
+}
+
 /**
  * Compiles a route table into a matcher. Paths are grouped first and methods second, so
  * 405 with `Allow`, OPTIONS and HEAD-as-GET are each one lookup; static segments beat params.
@@ -320,7 +332,8 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   }
 
   // A small table gets a walk generated for its own tree; a large one, or no code generation, the interpreter.
-  const walk = options.generate === false ? interpret : (generateWalk(root, values) ?? interpret);
+  const generatedWalk = options.generate === false ? undefined : generateWalk(root, values);
+  const walk = generatedWalk ?? interpret;
 
   function answer(slot: Slot, taken: readonly string[]): Match {
     return slot.found ?? (slot.answer ??= builderFor(slot.route.params))(slot.route, taken, maxParamLength);
@@ -366,71 +379,158 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     return { kind: 'method-not-allowed', allow };
   }
 
-  return Object.freeze({ routes: table, match });
+  return Object.freeze({ routes: table, generated: generatedWalk !== undefined, match });
 }
 
-// Tables up to this many nodes, none of them wide, get a generated walk; larger code would not stay hot.
+// Generated code stays hot only while it is small: limits on the nodes written out in one
+// function and on the distinct subtree shapes behind wide nodes; past them the general walk serves.
 const GENERATED_NODES = 64;
+const GENERATED_SHAPES = 16;
+
+/** What a generated function reads its slots and method maps from: constants of one subtree. */
+type Data = Array<Slot | Map<string, Slot>>;
+
+/** A wide node's static children by a hash of their segment, as indexes into its children. */
+type WideLookup = (path: string, start: number, end: number) => number;
 
 /**
- * The walk of one small tree as code: segments are parsed into locals, static segments compared
- * char by char against constants, methods against constants, and backtracking is the nesting
- * of the code itself (a static branch that finds nothing falls through to the param branch).
- * It answers exactly what the general walk answers; `undefined` when the tree is too large or
- * wide for it, or code cannot be generated here.
+ * The walk of a tree as code. Segments are parsed into locals, a node's few static segments are
+ * compared char by char against constants, methods against constants, and backtracking is the
+ * nesting of the code itself (a static branch that finds nothing falls through to the param
+ * branch). Below a node with many static children (the root of a large table) each child is a
+ * subtree, and subtrees of the same shape (every resource's seven routes) share one generated
+ * function that reads its own slots from an array: one function, kept hot, for a thousand
+ * resources. It answers exactly what the general walk answers; `undefined` when the tree is
+ * too large or irregular for it, or code cannot be generated here.
  */
 function generateWalk(root: Node, values: string[]): ((path: string, method: string) => Slot | undefined) | undefined {
-  const slots: Slot[] = [];
-  const others: Array<Map<string, Slot>> = [];
-  let nodes = 0;
-  const constant = (slot: Slot): string => `S[${slots.push(slot) - 1}]`;
-  /** The expression for the slot a node serves `method`, as `slotFor` would find it. */
-  const slotExpression = (node: Node): string => {
+  // Everything the generated code refers to, passed in as one array: lookups, shape functions, per-child data.
+  const refs: unknown[] = [];
+  const ref = (value: unknown): string => `R[${refs.push(value) - 1}]`;
+  const shapes = new Map<number, { source: string; fn?: unknown }>();
+  // Each wide node's shape per child, made functions once every shape is compiled.
+  const dispatch: Array<Array<{ fn?: unknown }>> = [];
+
+  // Shapes by their description, numbered: a node's description names its children's numbers, so each stays short.
+  const shapeIds = new Map<string, number>();
+  /** A subtree's structure without its routes, as a number: equal numbers can share code. */
+  const shapeOf = (node: Node, depth: number): number | undefined => {
+    if (node.keys === undefined) return undefined;
+    let description = `${depth}`;
+    for (const method of METHOD_ORDER) if ((method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET']) !== undefined) description += ` ${method}`;
+    if (node.other !== undefined) description += ' *';
+    for (let i = 0; i < node.keys.length; i++) {
+      const inner = shapeOf(node.children![i]!, depth);
+      if (inner === undefined) return undefined;
+      description += ` ${node.keys[i]!.length}:${node.keys[i]}=${inner}`;
+    }
+    if (node.param !== undefined) {
+      const inner = shapeOf(node.param, depth + 1);
+      if (inner === undefined) return undefined;
+      description += ` :${inner}`;
+    }
+    let id = shapeIds.get(description);
+    if (id === undefined) shapeIds.set(description, (id = shapeIds.size));
+    return id;
+  };
+
+  /** A subtree's slots and method maps, in the order the code for its shape reads them. */
+  const dataOf = (node: Node, out: Data): Data => {
+    for (const method of METHOD_ORDER) {
+      const slot = method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET'];
+      if (slot !== undefined) out.push(slot);
+    }
+    if (node.other !== undefined) out.push(node.other);
+    node.children!.forEach((child) => dataOf(child, out));
+    if (node.param !== undefined) dataOf(node.param, out);
+    return out;
+  };
+
+  const segment = (k: number): string =>
+    `let e${k} = path.indexOf('/', p${k}); if (e${k} === -1) e${k} = n; const l${k} = e${k} - p${k}; ` +
+    `if (path.charCodeAt(p${k}) === 46 && (l${k} === 1 || (l${k} === 2 && path.charCodeAt(p${k} + 1) === 46))) return C; `;
+  const equals = (key: string, k: number): string =>
+    key.length > 8
+      ? `l${k} === ${key.length} && path.startsWith(${JSON.stringify(key)}, p${k})`
+      : [`l${k} === ${key.length}`, ...[...key].map((_, i) => `path.charCodeAt(p${k} + ${i}) === ${key.charCodeAt(i)}`)].join(' && ');
+
+  /**
+   * The code for a node whose segment index is `k`. `constant` names a slot or method map: a
+   * reference in the top function, the next entry of `D` in a shape function. Wide nodes are
+   * written only in the top function (`wide` true).
+   */
+  const emit = (node: Node, k: number, depth: number, budget: { nodes: number }, constant: (value: Slot | Map<string, Slot>) => string, wide: boolean): string | undefined => {
+    if (++budget.nodes > GENERATED_NODES) return undefined;
     const cases: string[] = [];
     for (const method of METHOD_ORDER) {
       const slot = method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET'];
       if (slot !== undefined) cases.push(`method === ${JSON.stringify(method)} ? ${constant(slot)}`);
     }
-    const other = node.other === undefined ? 'undefined' : `O[${others.push(node.other) - 1}].get(method)`;
-    return [...cases, other].join(' : ');
-  };
-  const segment = (k: number): string =>
-    `let e${k} = path.indexOf('/', p${k}); if (e${k} === -1) e${k} = n; const l${k} = e${k} - p${k}; ` +
-    `if (path.charCodeAt(p${k}) === 46 && (l${k} === 1 || (l${k} === 2 && path.charCodeAt(p${k} + 1) === 46))) return CAREFUL; `;
-  const equals = (key: string, k: number): string =>
-    key.length > 8
-      ? `l${k} === ${key.length} && path.startsWith(${JSON.stringify(key)}, p${k})`
-      : [`l${k} === ${key.length}`, ...[...key].map((_, i) => `path.charCodeAt(p${k} + ${i}) === ${key.charCodeAt(i)}`)].join(' && ');
-  const emit = (node: Node, k: number, depth: number): string | undefined => {
-    if (++nodes > GENERATED_NODES || node.keys === undefined) return undefined;
-    const here = node.methods === undefined ? '' : `{ const h = ${slotExpression(node)}; if (h !== undefined) return h; }`;
+    cases.push(node.other === undefined ? 'undefined' : `${constant(node.other)}.get(method)`);
+    const here = node.methods === undefined ? '{}' : `{ const h = ${cases.join(' : ')}; if (h !== undefined) return h; }`;
     let below = '';
-    for (let i = 0; i < node.keys.length; i++) {
-      const inner = emit(node.children![i]!, k + 1, depth);
-      if (inner === undefined) return undefined;
-      below += `if (${equals(node.keys[i]!, k)}) { const p${k + 1} = e${k} + 1; ${inner} } `;
+    if (node.keys !== undefined) {
+      for (let i = 0; i < node.keys.length; i++) {
+        const inner = emit(node.children![i]!, k + 1, depth, budget, constant, wide);
+        if (inner === undefined) return undefined;
+        below += `if (${equals(node.keys[i]!, k)}) { const p${k + 1} = e${k} + 1; ${inner} } `;
+      }
+    } else {
+      if (!wide) return undefined;
+      const children = [...node.statics.values()];
+      const functions: Array<{ fn?: unknown }> = [];
+      const data: Data[] = [];
+      dispatch.push(functions);
+      for (const child of children) {
+        const shape = shapeOf(child, depth);
+        if (shape === undefined) return undefined;
+        let entry = shapes.get(shape);
+        if (entry === undefined) {
+          if (shapes.size >= GENERATED_SHAPES) return undefined;
+          let next = 0;
+          const inner = emit(child, k + 1, depth, { nodes: 0 }, () => `D[${next++}]`, false);
+          if (inner === undefined) return undefined;
+          shapes.set(shape, (entry = { source: `return function shape(path, method, p${k + 1}, n, D) { ${inner} return undefined; };` }));
+        }
+        functions.push(entry);
+        data.push(dataOf(child, []));
+      }
+      below += `{ const i = ${ref(wideLookup(node))}(path, p${k}, e${k}); if (i !== -1) { const h = ${ref(functions)}[i](path, method, e${k} + 1, n, ${ref(data)}[i]); if (h !== undefined) return h; } } `;
     }
     if (node.param !== undefined) {
-      const inner = emit(node.param, k + 1, depth + 1);
+      const inner = emit(node.param, k + 1, depth + 1, budget, constant, wide);
       if (inner === undefined) return undefined;
       below += `if (l${k} > 0) { V[${depth}] = path.slice(p${k}, e${k}); const p${k + 1} = e${k} + 1; ${inner} } `;
     }
-    if (below === '') return `if (p${k} > n) ${here || '{}'}`;
-    return `if (p${k} > n) ${here || '{}'} else { ${segment(k)}${below}}`;
+    if (below === '') return `if (p${k} > n) ${here}`;
+    return `if (p${k} > n) ${here} else { ${segment(k)}${below}}`;
   };
-  const body = emit(root, 0, 0);
+
+  const body = emit(root, 0, 0, { nodes: 0 }, (value) => ref(value), true);
   if (body === undefined) return undefined;
   try {
-    return new Function('S', 'O', 'V', 'CAREFUL', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(
-      slots,
-      others,
-      values,
-      CAREFUL,
-    );
+    for (const entry of shapes.values()) entry.fn = new Function('V', 'C', entry.source)(values, CAREFUL);
+    for (const functions of dispatch) functions.forEach((entry, i) => ((functions as unknown[])[i] = entry.fn));
+    return new Function('R', 'V', 'C', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(refs, values, CAREFUL);
   } catch {
     // Code generation is disallowed here (--disallow-code-generation-from-strings): the general walk serves.
     return undefined;
   }
+}
+
+/** The place of a wide node's static child whose segment is `path[start, end)`, or -1: hashed in place. */
+function wideLookup(node: Node): WideLookup {
+  const buckets = node.buckets!;
+  return (path, start, end) => {
+    const bucket = buckets.get(spanHash(path, start, end));
+    if (bucket === undefined) return -1;
+    const length = end - start;
+    for (let i = 0; i < bucket.keys.length; i++) {
+      const key = bucket.keys[i]!;
+      if (key.length === length && path.startsWith(key, start)) return bucket.at[i]!;
+    }
+    return -1;
+  };
 }
 
 /** The search over decoded segments: a static child, then the param child, backtracking on a miss. */

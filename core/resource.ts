@@ -2,7 +2,7 @@ import leven from 'leven';
 import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError } from './errors.js';
 import { idParam, type IdParam } from './inflect.js';
-import { compile } from './matcher.js';
+import { checkTable } from './matcher.js';
 import { paramNames } from './path.js';
 import type { ActionSchema, Handler, Params, Route, RouteTable } from './types.js';
 
@@ -147,7 +147,7 @@ export function resource(name: string, handlers: Record<string, unknown>, option
     throw new RouteDefinitionError(`${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`, { resource: name });
   }
   const table = actions.map((action) => actionRoute(name, action, segment, param, handlers[action] as Handler, opts.schemas?.[action]));
-  compile(table);
+  checkTable(table);
   return Object.freeze({
     name,
     param,
@@ -252,6 +252,6 @@ export function tableOf(source: Routable): RouteTable {
  */
 export function routes(...sources: Routable[]): RouteTable {
   const table = Object.freeze(sources.flatMap((source) => tableOf(source)));
-  compile(table);
+  checkTable(table);
   return table;
 }

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compile, pathFor, resource, routes, type Match, type Route } from '../core/index.js';
+import { compile, pathFor, resource, routes, type Match, type Route, type RouteTable } from '../core/index.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
@@ -120,10 +120,26 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     for (const path of layer) paths.push(path, `${path}/`);
   }
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'];
-  for (const t of [tricky, table, posts.routes]) {
+  // A wide root (more static children than are compared in place) over subtrees of several shapes, beside the tricky routes.
+  const shapes = [{}, { only: ['index', 'show'] as const }, { except: ['new'] as const }, { param: 'x' }];
+  const wide = routes(
+    ...Array.from({ length: 12 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)),
+    ...tricky.filter((route) => route.path !== '/'),
+  );
+  const wideWords = [...words.slice(0, 9), 'new', 'w0s', 'w1s', 'w2s', 'w3s', 'w11s', 'w12s', 'W1s'];
+  const widePaths = ['/', '//'];
+  layer = [''];
+  for (let depth = 0; depth < 3; depth++) {
+    layer = layer.flatMap((prefix) => wideWords.map((word) => `${prefix}/${word}`));
+    for (const path of layer) widePaths.push(path, `${path}/`);
+  }
+  const cases: Array<[RouteTable, string[]]> = [[tricky, paths], [table, paths], [posts.routes, paths], [wide, widePaths]];
+  for (const [t, corpus] of cases) {
     const generated = compile(t);
+    assert.ok(generated.generated, 'the walk is generated');
     const plain = compile(t, { generate: false });
-    for (const path of paths) {
+    assert.not.ok(plain.generated);
+    for (const path of corpus) {
       for (const method of methods) {
         const a = generated.match(method, path);
         const b = plain.match(method, path);
