@@ -16,7 +16,7 @@ export interface MatcherOptions {
   /** The longest decoded path parameter accepted; longer ones are a bad request. Default 1024. */
   readonly maxParamLength?: number;
   /**
-   * Whether a small table's walk may be generated as code for its own tree (default `true`);
+   * Whether the walk may be generated as code for the table's own tree (default `true`);
    * `false` keeps the general walk, which answers the same. Tests compare the two.
    */
   readonly generate?: boolean;
@@ -210,6 +210,16 @@ function insert(root: Node, route: Route): Node {
   return node;
 }
 
+/** The slotted methods a node serves, in `METHOD_ORDER`, HEAD by its GET route where it has no HEAD route. */
+function served(node: Node): Array<[method: string, slot: Slot]> {
+  const out: Array<[string, Slot]> = [];
+  for (const method of METHOD_ORDER) {
+    const slot = method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET'];
+    if (slot !== undefined) out.push([method, slot]);
+  }
+  return out;
+}
+
 /** The route a node serves for a method: its own, or its GET route for HEAD. */
 function slotFor(node: Node, method: string): Slot | undefined {
   switch (method) {
@@ -242,15 +252,15 @@ export function checkTable(table: RouteTable): void {
  * Compiles a route table into a matcher. Paths are grouped first and methods second, so
  * 405 with `Allow`, OPTIONS and HEAD-as-GET are each one lookup; static segments beat params.
  *
- * Its speed comes from three things. A path is walked raw, segment by segment with `indexOf`,
- * each segment compared against a node's few static children (a node with many hashes the
- * segment in place and compares within one bucket, so no fresh string is hashed), without
- * splitting, decoding or recursion: a stack is kept only where a static and a param branch both
- * apply; a path with an escape, or a miss with a dot segment, takes the careful path that decodes
- * and checks each segment. Routes without params answer with a result built at compile time, the
- * others through a builder generated for their list of param names. Params land in objects of one
- * class with no Object.prototype in its chain. (Control characters reach the matcher only
- * percent-encoded from an HTTP parser, and encoded paths take the careful path, which checks them.)
+ * Its speed comes from three things. The walk is generated as code for the table's own tree
+ * (`generateWalk`), or else walked by a loop that does the same; either way a path is read raw,
+ * segment by segment with `indexOf`, without splitting, decoding or recursion, and a node with
+ * many static children hashes the segment in place. A path with an escape, or a miss with a dot
+ * segment, takes the careful path that decodes and checks each segment. Routes without params
+ * answer with a result built at compile time, the others through a builder generated for their
+ * list of param names. Params land in objects of one class with no Object.prototype in its
+ * chain. (Control characters reach the matcher only percent-encoded from an HTTP parser, and
+ * encoded paths take the careful path, which checks them.)
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
   const maxParamLength = options.maxParamLength ?? 1024;
@@ -331,7 +341,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     }
   }
 
-  // A small table gets a walk generated for its own tree; a large one, or no code generation, the interpreter.
+  // Most tables get a walk generated for their own tree; the rest, and processes that disallow code generation, the general one.
   const generatedWalk = options.generate === false ? undefined : generateWalk(root, values);
   const walk = generatedWalk ?? interpret;
 
@@ -407,9 +417,8 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
   // Everything the generated code refers to, passed in as one array: lookups, shape functions, per-child data.
   const refs: unknown[] = [];
   const ref = (value: unknown): string => `R[${refs.push(value) - 1}]`;
-  const shapes = new Map<number, { source: string; fn?: unknown }>();
-  // Each wide node's shape per child, made functions once every shape is compiled.
-  const dispatch: Array<Array<{ fn?: unknown }>> = [];
+  // The generated function of each shape met below a wide node.
+  const shapes = new Map<number, unknown>();
 
   // Shapes by their description, numbered: a node's description names its children's numbers, so each stays short.
   const shapeIds = new Map<string, number>();
@@ -417,7 +426,7 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
   const shapeOf = (node: Node, depth: number): number | undefined => {
     if (node.keys === undefined) return undefined;
     let description = `${depth}`;
-    for (const method of METHOD_ORDER) if ((method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET']) !== undefined) description += ` ${method}`;
+    for (const [method] of served(node)) description += ` ${method}`;
     if (node.other !== undefined) description += ' *';
     for (let i = 0; i < node.keys.length; i++) {
       const inner = shapeOf(node.children![i]!, depth);
@@ -436,10 +445,7 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
 
   /** A subtree's slots and method maps, in the order the code for its shape reads them. */
   const dataOf = (node: Node, out: Data): Data => {
-    for (const method of METHOD_ORDER) {
-      const slot = method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET'];
-      if (slot !== undefined) out.push(slot);
-    }
+    for (const [, slot] of served(node)) out.push(slot);
     if (node.other !== undefined) out.push(node.other);
     node.children!.forEach((child) => dataOf(child, out));
     if (node.param !== undefined) dataOf(node.param, out);
@@ -461,11 +467,7 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
    */
   const emit = (node: Node, k: number, depth: number, budget: { nodes: number }, constant: (value: Slot | Map<string, Slot>) => string, wide: boolean): string | undefined => {
     if (++budget.nodes > GENERATED_NODES) return undefined;
-    const cases: string[] = [];
-    for (const method of METHOD_ORDER) {
-      const slot = method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET'];
-      if (slot !== undefined) cases.push(`method === ${JSON.stringify(method)} ? ${constant(slot)}`);
-    }
+    const cases = served(node).map(([method, slot]) => `method === ${JSON.stringify(method)} ? ${constant(slot)}`);
     cases.push(node.other === undefined ? 'undefined' : `${constant(node.other)}.get(method)`);
     const here = node.methods === undefined ? '{}' : `{ const h = ${cases.join(' : ')}; if (h !== undefined) return h; }`;
     let below = '';
@@ -477,22 +479,21 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
       }
     } else {
       if (!wide) return undefined;
-      const children = [...node.statics.values()];
-      const functions: Array<{ fn?: unknown }> = [];
+      const functions: unknown[] = [];
       const data: Data[] = [];
-      dispatch.push(functions);
-      for (const child of children) {
+      for (const child of node.statics.values()) {
         const shape = shapeOf(child, depth);
         if (shape === undefined) return undefined;
-        let entry = shapes.get(shape);
-        if (entry === undefined) {
+        let fn = shapes.get(shape);
+        if (fn === undefined) {
           if (shapes.size >= GENERATED_SHAPES) return undefined;
           let next = 0;
           const inner = emit(child, k + 1, depth, { nodes: 0 }, () => `D[${next++}]`, false);
           if (inner === undefined) return undefined;
-          shapes.set(shape, (entry = { source: `return function shape(path, method, p${k + 1}, n, D) { ${inner} return undefined; };` }));
+          fn = new Function('V', 'C', `return function shape(path, method, p${k + 1}, n, D) { ${inner} return undefined; };`)(values, CAREFUL);
+          shapes.set(shape, fn);
         }
-        functions.push(entry);
+        functions.push(fn);
         data.push(dataOf(child, []));
       }
       below += `{ const i = ${ref(wideLookup(node))}(path, p${k}, e${k}); if (i !== -1) { const h = ${ref(functions)}[i](path, method, e${k} + 1, n, ${ref(data)}[i]); if (h !== undefined) return h; } } `;
@@ -506,11 +507,9 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
     return `if (p${k} > n) ${here} else { ${segment(k)}${below}}`;
   };
 
-  const body = emit(root, 0, 0, { nodes: 0 }, (value) => ref(value), true);
-  if (body === undefined) return undefined;
   try {
-    for (const entry of shapes.values()) entry.fn = new Function('V', 'C', entry.source)(values, CAREFUL);
-    for (const functions of dispatch) functions.forEach((entry, i) => ((functions as unknown[])[i] = entry.fn));
+    const body = emit(root, 0, 0, { nodes: 0 }, (value) => ref(value), true);
+    if (body === undefined) return undefined;
     return new Function('R', 'V', 'C', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(refs, values, CAREFUL);
   } catch {
     // Code generation is disallowed here (--disallow-code-generation-from-strings): the general walk serves.
