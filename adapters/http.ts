@@ -33,6 +33,15 @@ export interface DispatchOptions {
   readonly onError?: (error: unknown, request: Request | undefined) => void;
 }
 
+/** How an adapter hands requests over, beside the user's options. */
+export interface AdapterOptions {
+  /**
+   * Read a body's headers from node's headers object, where middleware that ran first may have
+   * changed them, instead of from the raw header lines as the client sent them (default).
+   */
+  readonly headersObject?: boolean;
+}
+
 /** A node:http style handler; `next`, when given, receives requests no route matches. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
 
@@ -117,7 +126,7 @@ interface Running {
  * requests come from. A handler that answers at once is served without a promise; only
  * bodies and async handlers go async.
  */
-export function createDispatcher(source: Routable, options: DispatchOptions = {}): NodeHandler {
+export function createDispatcher(source: Routable, options: DispatchOptions = {}, adapter: AdapterOptions = {}): NodeHandler {
   const bodyLimit = positive('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit, 0);
   const maxJsonDepth = positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
   const maxUrlLength = positive('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
@@ -208,7 +217,7 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     let format: BodyFormat;
     let declared: number;
     try {
-      const headers = bodyHeaders(req);
+      const headers = adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req);
       format = bodyFormat(headers.type, headers.encoding);
       declared = headers.length === undefined ? NaN : Number(headers.length);
       if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent) res.writeContinue();
@@ -421,6 +430,13 @@ function bodyHeaders(req: IncomingMessage): BodyHeaders {
   return found;
 }
 
+/** The body's headers from node's headers object, as middleware before sevenfold left them. */
+function bodyHeadersObject(req: IncomingMessage): BodyHeaders {
+  if (count(req, 'content-type') > 1) throw MANY_TYPES;
+  const { 'content-type': type, 'content-encoding': encoding, 'content-length': length, expect } = req.headers;
+  return { type, encoding, length, expect };
+}
+
 function tooLarge(limit: number): HttpError {
   // The rest of an oversized body is never read, so the connection cannot be reused.
   return new HttpError(413, `the request body is larger than ${limit} bytes`, { headers: { Connection: 'close' } });
@@ -483,7 +499,8 @@ function onBodyEnd(this: ReadingRequest): void {
 }
 
 function onBodyClose(this: ReadingRequest): void {
-  if (!this.complete) this[READER].settle(ABORTED);
+  // After 'end' this changes nothing; before it, the rest of the body is never coming.
+  this[READER].settle(ABORTED);
 }
 
 // What node's HTTP parser reports, in words a client can act on.

@@ -47,10 +47,11 @@ function bare(app: PolkaLike): boolean {
  * runs for which request is the same.
  */
 export function mount<App extends PolkaLike>(app: App, source: Routable, options: MountOptions = {}): App {
-  const dispatch = createDispatcher(source, options);
+  const front = bare(app);
+  // Middleware registered before mount may have changed a request's headers; in front of an empty app none has run.
+  const dispatch = createDispatcher(source, options, { headersObject: !front });
   const passed = Symbol('sevenfold.passed');
   type Marked = IncomingMessage & { [passed]?: true };
-  const front = bare(app);
   app.use((req, res, next) => ((req as Marked)[passed] ? next() : dispatch(req, res, () => next())));
   if (front) {
     const handle = app.handler as Handler;

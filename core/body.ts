@@ -78,8 +78,11 @@ function parseJson(text: string, maxDepth: number): unknown {
   // Deep nesting is refused before parsing: recursive code downstream would overflow its stack.
   if (nestsDeeperThan(text, maxDepth)) throw new HttpError(400, `the JSON body nests deeper than ${maxDepth} levels`);
   try {
-    // Without a backslash a prototype key can only be spelt out, so text naming neither key needs no second scan.
-    if (text.indexOf('\\') === -1 && text.indexOf('__proto__') === -1 && text.indexOf('constructor') === -1) return JSON.parse(text);
+    // Without a backslash a prototype key can only be spelt out, so text naming neither key needs no second scan
+    // (a leading BOM dropped, as secure-json-parse drops it).
+    if (text.indexOf('\\') === -1 && text.indexOf('__proto__') === -1 && text.indexOf('constructor') === -1) {
+      return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    }
     return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     if (!/\S/.test(text)) throw new HttpError(400, 'the JSON body is empty');

@@ -350,6 +350,8 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   }
 
   function match(method: string, path: string): Match {
+    // Only a path names a route; adapters give nothing else, direct callers might.
+    if (path.charCodeAt(0) !== 47) return NOT_FOUND;
     // An escape anywhere means segments must be decoded before they are compared: the careful path.
     if (path.indexOf('%') !== -1) return carefully(method, path);
     const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
@@ -458,7 +460,8 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
   const equals = (key: string, k: number): string =>
     key.length > 8
       ? `l${k} === ${key.length} && path.startsWith(${JSON.stringify(key)}, p${k})`
-      : [`l${k} === ${key.length}`, ...[...key].map((_, i) => `path.charCodeAt(p${k} + ${i}) === ${key.charCodeAt(i)}`)].join(' && ');
+      : // Every UTF-16 unit, as `charCodeAt` reads them: spreading the string would count code points instead.
+        [`l${k} === ${key.length}`, ...Array.from({ length: key.length }, (_, i) => `path.charCodeAt(p${k} + ${i}) === ${key.charCodeAt(i)}`)].join(' && ');
 
   /**
    * The code for a node whose segment index is `k`. `constant` names a slot or method map: a

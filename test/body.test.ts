@@ -44,6 +44,7 @@ test('parseBody() :: JSON values, and 400 for empty, malformed or poisoned JSON'
   assert.equal(parseBody('json', '{"title":"a","n":[1,2]}'), { title: 'a', n: [1, 2] });
   assert.equal(parseBody('json', '[1]'), [1]);
   assert.is(parseBody('json', '"text"'), 'text');
+  assert.equal(parseBody('json', '\uFEFF{"a":1}'), { a: 1 }, 'a leading BOM is dropped');
   for (const bad of ['', '  ', '{', '{"a":1,}', "{'a':1}", '{"__proto__":{"x":1}}', '{"a":{"constructor":{"prototype":{"x":1}}}}']) {
     assert.is(status(() => parseBody('json', bad)), 400, bad);
   }

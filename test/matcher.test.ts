@@ -62,6 +62,8 @@ const CASES: ReadonlyArray<[method: string, path: string, expected: string]> = [
   ['PATCH', '/posts/search', '405 GET, HEAD, PUT, DELETE, OPTIONS'],
   ['OPTIONS', '/posts/search', '405 GET, HEAD, PUT, DELETE, OPTIONS'],
   ['GET', '/', '404'],
+  ['GET', 'posts', '404'],
+  ['GET', '*', '404'],
   ['GET', '/nope', '404'],
   ['GET', '/posts//edit', '404'],
   ['GET', '/posts/42/edit/more', '404'],
@@ -102,6 +104,9 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     ['OPTIONS', '/a/:x/:y'],
     ['DELETE', '/a/:x/:y/e'],
     ['GET', '/longer-than-eight/:z'],
+    // Characters outside the BMP are two UTF-16 units each; the generated compare must check both.
+    ['GET', '/😀'],
+    ['GET', '/a😀b/:u'],
   ].map(([method, path], i) => ({
     resource: 't',
     action: `a${i}`,
@@ -133,6 +138,10 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     layer = layer.flatMap((prefix) => wideWords.map((word) => `${prefix}/${word}`));
     for (const path of layer) widePaths.push(path, `${path}/`);
   }
+  // Lone and paired surrogates beside the keys that hold them.
+  paths.push('/😀', '/😁', '/\uD83Dx', '/\uD83D', '/a😀b/1', '/a😀c/1', '/a\uD83Db/1', '/😀/', 'a', '*', '');
+  // A table with a root route still names nothing for a target that is not a path.
+  for (const target of ['a', '*', '']) assert.is(brief(compile(tricky).match('GET', target)), '404', target);
   const cases: Array<[RouteTable, string[]]> = [[tricky, paths], [table, paths], [posts.routes, paths], [wide, widePaths]];
   for (const [t, corpus] of cases) {
     const generated = compile(t);
