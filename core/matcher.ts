@@ -57,7 +57,7 @@ interface Bucket {
 // Up to this many static children are compared in place; more are looked up in the Map.
 const FEW = 8;
 // What a walk answers when the path needs the careful path after all (a dot segment).
-const CAREFUL = { careful: true } as unknown as Slot;
+const CAREFUL = { careful: true } as unknown as Slot & Match;
 
 /** A cheap hash of `text[start, end)`, read in place: no substring, no string hashing. */
 function spanHash(text: string, start: number, end: number): number {
@@ -253,14 +253,14 @@ export function checkTable(table: RouteTable): void {
  * 405 with `Allow`, OPTIONS and HEAD-as-GET are each one lookup; static segments beat params.
  *
  * Its speed comes from three things. The walk is generated as code for the table's own tree
- * (`generateWalk`), or else walked by a loop that does the same; either way a path is read raw,
- * segment by segment with `indexOf`, without splitting, decoding or recursion, and a node with
- * many static children hashes the segment in place. A path with an escape, or a miss with a dot
- * segment, takes the careful path that decodes and checks each segment. Routes without params
- * answer with a result built at compile time, the others through a builder generated for their
- * list of param names. Params land in objects of one class with no Object.prototype in its
- * chain. (Control characters reach the matcher only percent-encoded from an HTTP parser, and
- * encoded paths take the careful path, which checks them.)
+ * (`generateWalk`), answers included, or else walked by a loop that does the same; either way a
+ * path is read raw, without splitting, decoding or recursion, and a node with many static
+ * children finds the segment's child in place (a generated decision tree, or a hash). A path
+ * with an escape, or a miss with a dot segment, takes the careful path that decodes and checks
+ * each segment. Routes without params answer with a result built at compile time; params land
+ * in objects of one class with no Object.prototype in its chain. (Control characters reach the
+ * matcher only percent-encoded from an HTTP parser, and encoded paths take the careful path,
+ * which checks them.)
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
   const maxParamLength = options.maxParamLength ?? 1024;
@@ -341,26 +341,39 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     }
   }
 
-  // Most tables get a walk generated for their own tree; the rest, and processes that disallow code generation, the general one.
-  const generatedWalk = options.generate === false ? undefined : generateWalk(root, values);
-  const walk = generatedWalk ?? interpret;
-
   function answer(slot: Slot, taken: readonly string[]): Match {
     return slot.found ?? (slot.answer ??= builderFor(slot.route.params))(slot.route, taken, maxParamLength);
+  }
+
+  /** The general walk's answer: the route's, or `CAREFUL`, or `undefined` for no route. */
+  function interpretAnswer(path: string, method: string): Match | undefined {
+    const slot = interpret(path, method);
+    if (slot === undefined) return undefined;
+    return slot === CAREFUL ? CAREFUL : answer(slot, values);
+  }
+
+  // Most tables get a walk generated for their own tree; the rest, and processes that disallow code generation, the general one.
+  const generatedWalk = options.generate === false ? undefined : generateWalk(root, values, maxParamLength);
+  const walk = generatedWalk ?? interpretAnswer;
+
+  /** The answer for the path `/`, whose routes have no params. */
+  function rootAnswer(method: string): Match | undefined {
+    const slot = slotFor(root, method);
+    return slot === undefined ? undefined : answer(slot, values);
   }
 
   function match(method: string, path: string): Match {
     // Only a path names a route; adapters give nothing else, direct callers might.
     if (path.charCodeAt(0) !== 47) return NOT_FOUND;
-    // An escape anywhere means segments must be decoded before they are compared: the careful path.
-    if (path.indexOf('%') !== -1) return carefully(method, path);
+    // An escape means segments must be decoded before they are compared: the careful path. A generated walk finds escapes as it reads.
+    if (generatedWalk === undefined && path.indexOf('%') !== -1) return carefully(method, path);
     const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
     const trimmed = end === path.length ? path : path.slice(0, end);
-    const slot = end === 1 ? slotFor(root, method) : walk(trimmed, method);
-    if (slot === CAREFUL) return carefully(method, path);
-    if (slot !== undefined) return answer(slot, values);
-    // A miss is not the last word while a dot segment further on must be refused.
-    if (path.indexOf('/.') !== -1) return carefully(method, path);
+    const hit = end === 1 ? rootAnswer(method) : walk(trimmed, method);
+    if (hit === CAREFUL) return carefully(method, path);
+    if (hit !== undefined) return hit;
+    // A miss is not the last word while a dot segment further on must be refused, or an escape may decode to a route.
+    if (path.indexOf('/.') !== -1 || path.indexOf('%') !== -1) return carefully(method, path);
     return missed(end === 1 ? [] : trimmed.slice(1).split('/'));
   }
 
@@ -399,26 +412,33 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
 const GENERATED_NODES = 64;
 const GENERATED_SHAPES = 16;
 
-/** What a generated function reads its slots and method maps from: constants of one subtree. */
-type Data = Array<Slot | Map<string, Slot>>;
+/** What a shape function reads per child: slots, prebuilt answers and method maps of one subtree. */
+type Data = Array<Slot | Match | Map<string, Slot>>;
 
 /** A wide node's static children by a hash of their segment, as indexes into its children. */
 type WideLookup = (path: string, start: number, end: number) => number;
 
+/** A generated walk: the route's answer, `CAREFUL` for the careful path, or `undefined` for no route. */
+type Walk = (path: string, method: string) => Match | undefined;
+
 /**
- * The walk of a tree as code. Segments are parsed into locals, a node's few static segments are
- * compared char by char against constants, methods against constants, and backtracking is the
- * nesting of the code itself (a static branch that finds nothing falls through to the param
- * branch). Below a node with many static children (the root of a large table) each child is a
- * subtree, and subtrees of the same shape (every resource's seven routes) share one generated
- * function that reads its own slots from an array: one function, kept hot, for a thousand
- * resources. It answers exactly what the general walk answers; `undefined` when the tree is
- * too large or irregular for it, or code cannot be generated here.
+ * The walk of a tree as code, answers included. A node's static segments are compared char by
+ * char against constants in place, without finding the segment's end first; a param's value is
+ * cut into a local; methods are compared against constants, and each route's answer is built
+ * where the walk ends (its params object stored with constant names, so every store is
+ * monomorphic). Backtracking is the nesting of the code itself: a static branch that finds
+ * nothing falls through to the param branch. Below a node with many static children (the root
+ * of a large table) each child is a subtree, and subtrees of the same shape (every resource's
+ * seven routes) share one generated function that reads its routes from an array and builds
+ * answers through their builders: one function, kept hot, for a thousand resources. It answers
+ * exactly what the general walk answers; `undefined` when the tree is too large or irregular
+ * for it, or code cannot be generated here.
  */
-function generateWalk(root: Node, values: string[]): ((path: string, method: string) => Slot | undefined) | undefined {
-  // Everything the generated code refers to, passed in as one array: lookups, shape functions, per-child data.
+function generateWalk(root: Node, values: string[], max: number): Walk | undefined {
+  // Everything the generated code refers to, passed in as one array: routes, answers, lookups, shape functions, per-child data.
   const refs: unknown[] = [];
   const ref = (value: unknown): string => `R[${refs.push(value) - 1}]`;
+  const long = ref((name: string): Match => badRequest(`path parameter :${name} is longer than ${max} characters`));
   // The generated function of each shape met below a wide node.
   const shapes = new Map<number, unknown>();
 
@@ -445,43 +465,72 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
     return id;
   };
 
-  /** A subtree's slots and method maps, in the order the code for its shape reads them. */
+  /** A subtree's answers, slots and method maps, in the order the code for its shape reads them. */
   const dataOf = (node: Node, out: Data): Data => {
-    for (const [, slot] of served(node)) out.push(slot);
+    for (const [, slot] of served(node)) out.push(slot.found ?? slot);
     if (node.other !== undefined) out.push(node.other);
     node.children!.forEach((child) => dataOf(child, out));
     if (node.param !== undefined) dataOf(node.param, out);
     return out;
   };
 
-  const segment = (k: number): string =>
-    `let e${k} = path.indexOf('/', p${k}); if (e${k} === -1) e${k} = n; const l${k} = e${k} - p${k}; ` +
-    `if (path.charCodeAt(p${k}) === 46 && (l${k} === 1 || (l${k} === 2 && path.charCodeAt(p${k} + 1) === 46))) return C; `;
-  const equals = (key: string, k: number): string =>
-    key.length > 8
-      ? `l${k} === ${key.length} && path.startsWith(${JSON.stringify(key)}, p${k})`
-      : // Every UTF-16 unit, as `charCodeAt` reads them: spreading the string would count code points instead.
-        [`l${k} === ${key.length}`, ...Array.from({ length: key.length }, (_, i) => `path.charCodeAt(p${k} + ${i}) === ${key.charCodeAt(i)}`)].join(' && ');
+  /** Where a function's code finds its constants: references in the top function, per-child data in a shape function. */
+  interface Scope {
+    /** The code naming the next constant. */
+    constant(value: Slot | Match | Map<string, Slot>): string;
+    /** Whether answers are built in place (the top function, whose routes are known) or through builders. */
+    inline: boolean;
+    /** Whether a wide node may be written here: only in the top function. */
+    wide: boolean;
+  }
 
-  /**
-   * The code for a node whose segment index is `k`. `constant` names a slot or method map: a
-   * reference in the top function, the next entry of `D` in a shape function. Wide nodes are
-   * written only in the top function (`wide` true).
-   */
-  const emit = (node: Node, k: number, depth: number, budget: { nodes: number }, constant: (value: Slot | Map<string, Slot>) => string, wide: boolean): string | undefined => {
+  /** The value of a param bound at `depth`: a local in place, `V[depth]` where a builder reads it. */
+  const value = (scope: Scope, depth: number): string => (scope.inline ? `v${depth}` : `V[${depth}]`);
+
+  /** The code answering with `slot`, params bound in `v0…` or `V`. */
+  const answerOf = (slot: Slot, scope: Scope): string => {
+    if (slot.found !== undefined) return `return ${scope.constant(slot.found)};`;
+    if (!scope.inline) return `{ const s = ${scope.constant(slot)}; return (s.answer ?? A(s))(s.route, V, ${max}); }`;
+    const names = slot.route.params;
+    const checks = names.map((name, i) => `if (v${i}.length > ${max}) return ${long}(${JSON.stringify(name)}); `).join('');
+    const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = v${i}; `).join('');
+    return `{ ${checks}const o = new N(); ${stores}return { kind: 'found', route: ${ref(slot.route)}, params: o }; }`;
+  };
+
+  /** The code comparing segment `k` (from `p{k}`) with a static key, its end included. */
+  const equals = (key: string, k: number): string => {
+    const end = `(p${k} + ${key.length} === n || path.charCodeAt(p${k} + ${key.length}) === 47)`;
+    if (key.length > 8) return `path.startsWith(${JSON.stringify(key)}, p${k}) && ${end}`;
+    // Every UTF-16 unit, as `charCodeAt` reads them: spreading the string would count code points instead.
+    return [...Array.from({ length: key.length }, (_, i) => `path.charCodeAt(p${k} + ${i}) === ${key.charCodeAt(i)}`), end].join(' && ');
+  };
+
+  /** The code finding the end of segment `k` into `e{k}`; an escape in it sends the path to the careful path. */
+  const segmentEnd = (k: number): string =>
+    `let e${k} = p${k}; while (e${k} < n) { const c = path.charCodeAt(e${k}); if (c === 47) break; if (c === 37) return C; e${k}++; } `;
+  // `.` and `..` segments must be refused, which the careful path does.
+  const dot = (k: number): string =>
+    `if (path.charCodeAt(p${k}) === 46 && (e${k} - p${k} === 1 || (e${k} - p${k} === 2 && path.charCodeAt(p${k} + 1) === 46))) return C; `;
+
+  /** The code for a node whose segment index is `k`, with `depth` params bound above it. */
+  const emit = (node: Node, k: number, depth: number, budget: { nodes: number }, scope: Scope): string | undefined => {
     if (++budget.nodes > GENERATED_NODES) return undefined;
-    const cases = served(node).map(([method, slot]) => `method === ${JSON.stringify(method)} ? ${constant(slot)}`);
-    cases.push(node.other === undefined ? 'undefined' : `${constant(node.other)}.get(method)`);
-    const here = node.methods === undefined ? '{}' : `{ const h = ${cases.join(' : ')}; if (h !== undefined) return h; }`;
+    let here = '';
+    for (const [method, slot] of served(node)) here += `if (method === ${JSON.stringify(method)}) ${answerOf(slot, scope)} `;
+    if (node.other !== undefined) {
+      const taken = Array.from({ length: depth }, (_, i) => value(scope, i)).join(', ');
+      here += `{ const s = ${scope.constant(node.other)}.get(method); if (s !== undefined) return G(s, [${taken}]); } `;
+    }
     let below = '';
     if (node.keys !== undefined) {
       for (let i = 0; i < node.keys.length; i++) {
-        const inner = emit(node.children![i]!, k + 1, depth, budget, constant, wide);
+        const key = node.keys[i]!;
+        const inner = emit(node.children![i]!, k + 1, depth, budget, scope);
         if (inner === undefined) return undefined;
-        below += `if (${equals(node.keys[i]!, k)}) { const p${k + 1} = e${k} + 1; ${inner} } `;
+        below += `if (${equals(key, k)}) { const p${k + 1} = p${k} + ${key.length + 1}; ${inner} } `;
       }
     } else {
-      if (!wide) return undefined;
+      if (!scope.wide) return undefined;
       const functions: unknown[] = [];
       const data: Data[] = [];
       for (const child of node.statics.values()) {
@@ -491,37 +540,122 @@ function generateWalk(root: Node, values: string[]): ((path: string, method: str
         if (fn === undefined) {
           if (shapes.size >= GENERATED_SHAPES) return undefined;
           let next = 0;
-          const inner = emit(child, k + 1, depth, { nodes: 0 }, () => `D[${next++}]`, false);
+          const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[${next++}]`, inline: false, wide: false });
           if (inner === undefined) return undefined;
-          fn = new Function('V', 'C', `return function shape(path, method, p${k + 1}, n, D) { ${inner} return undefined; };`)(values, CAREFUL);
+          fn = new Function('V', 'C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D) { ${inner} return undefined; };`)(values, CAREFUL, answerFor, generalAnswer(max));
           shapes.set(shape, fn);
         }
         functions.push(fn);
         data.push(dataOf(child, []));
       }
-      below += `{ const i = ${ref(wideLookup(node))}(path, p${k}, e${k}); if (i !== -1) { const h = ${ref(functions)}[i](path, method, e${k} + 1, n, ${ref(data)}[i]); if (h !== undefined) return h; } } `;
+      // The params bound so far move to `V`, where the shape function's builders read them.
+      const handOver = Array.from({ length: depth }, (_, i) => `V[${i}] = v${i}; `).join('');
+      below +=
+        `{ ${segmentEnd(k)}const i = ${ref(wideLookup(node))}(path, p${k}, e${k}); ` +
+        `if (i !== -1) { ${handOver}const h = ${ref(functions)}[i](path, method, e${k} + 1, n, ${ref(data)}[i]); if (h !== undefined) return h; } } `;
     }
     if (node.param !== undefined) {
-      const inner = emit(node.param, k + 1, depth + 1, budget, constant, wide);
+      const inner = emit(node.param, k + 1, depth + 1, budget, scope);
       if (inner === undefined) return undefined;
-      below += `if (l${k} > 0) { V[${depth}] = path.slice(p${k}, e${k}); const p${k + 1} = e${k} + 1; ${inner} } `;
+      const bind = scope.inline ? `const v${depth} = path.slice(p${k}, e${k}); ` : `V[${depth}] = path.slice(p${k}, e${k}); `;
+      below += `{ ${segmentEnd(k)}if (e${k} > p${k}) { ${dot(k)}${bind}const p${k + 1} = e${k} + 1; ${inner} } } `;
     }
-    if (below === '') return `if (p${k} > n) ${here}`;
-    return `if (p${k} > n) ${here} else { ${segment(k)}${below}}`;
+    if (below === '') return here === '' ? '' : `if (p${k} > n) { ${here}}`;
+    if (here === '') return `if (p${k} <= n) { ${below}}`;
+    return `if (p${k} > n) { ${here}} else { ${below}}`;
   };
 
+  // Segments are compared raw, so a static segment that is a dot segment or holds an escape is left to the general walk.
+  const plain = (node: Node): boolean =>
+    [...node.statics].every(([key, child]) => key !== '.' && key !== '..' && !key.includes('%') && plain(child)) && (node.param === undefined || plain(node.param));
+  if (!plain(root)) return undefined;
   try {
-    const body = emit(root, 0, 0, { nodes: 0 }, (value) => ref(value), true);
+    const top: Scope = { constant: (value) => ref(value), inline: true, wide: true };
+    const body = emit(root, 0, 0, { nodes: 0 }, top);
     if (body === undefined) return undefined;
-    return new Function('R', 'V', 'C', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(refs, values, CAREFUL);
+    return new Function('R', 'V', 'C', 'N', 'G', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(
+      refs,
+      values,
+      CAREFUL,
+      NullObject,
+      generalAnswer(max),
+    ) as Walk;
   } catch {
     // Code generation is disallowed here (--disallow-code-generation-from-strings): the general walk serves.
     return undefined;
   }
 }
 
-/** The place of a wide node's static child whose segment is `path[start, end)`, or -1: hashed in place. */
+/** A slot's builder, made on the route's first match. */
+function answerFor(slot: Slot): Builder {
+  return (slot.answer = builderFor(slot.route.params));
+}
+
+/** Answers for routes found by a method outside the fixed slots, from the values walked. */
+function generalAnswer(max: number): (slot: Slot, taken: readonly string[]) => Match {
+  return (slot, taken) => slot.found ?? (slot.answer ??= builderFor(slot.route.params))(slot.route, taken, max);
+}
+
+// Up to this many static children, a wide node's lookup is a generated decision tree; past it, a hash.
+const SWITCHED = 256;
+// Generated decision code is cut into functions of about this many characters, which V8 optimizes.
+const SWITCH_CHUNK = 3000;
+
+/** The place of a wide node's static child whose segment is `path[start, end)`, or -1. */
 function wideLookup(node: Node): WideLookup {
+  return node.statics.size <= SWITCHED ? wideSwitch([...node.statics.keys()]) : wideHash(node);
+}
+
+/**
+ * The lookup as generated code: a switch on the segment's length, then on the character that
+ * tells most of the remaining keys apart, down to one key, whose other characters are then
+ * compared. With predictable traffic this beats hashing by a fifth; with traffic spread over
+ * many keys, the two are even (see docs/performance.md), so large nodes keep the hash.
+ */
+function wideSwitch(keys: readonly string[]): WideLookup {
+  const parts: unknown[] = [];
+  const decide = (group: readonly number[], length: number, seen: readonly number[]): string => {
+    if (group.length === 1) {
+      const key = keys[group[0]!]!;
+      const checks: string[] = [];
+      for (let pos = 0; pos < length; pos++) if (!seen.includes(pos)) checks.push(`path.charCodeAt(start + ${pos}) === ${key.charCodeAt(pos)}`);
+      return checks.length === 0 ? `return ${group[0]};` : `return ${checks.join(' && ')} ? ${group[0]} : -1;`;
+    }
+    let best = -1;
+    let split = new Map<number, number[]>();
+    for (let pos = 0; pos < length; pos++) {
+      if (seen.includes(pos)) continue;
+      const by = groupBy(group, (i) => keys[i]!.charCodeAt(pos));
+      if (by.size > split.size) [best, split] = [pos, by];
+    }
+    let code = `switch (path.charCodeAt(start + ${best})) { `;
+    for (const [c, sub] of split) code += `case ${c}: { ${decide(sub, length, [...seen, best])} } `;
+    code += 'default: return -1; }';
+    if (code.length < SWITCH_CHUNK) return code;
+    const part = new Function(`return function part(path, start) { ${code} };`)();
+    return `return P[${parts.push(part) - 1}](path, start);`;
+  };
+  let code = 'switch (end - start) { ';
+  const byLength = groupBy(keys.map((_, i) => i), (i) => keys[i]!.length);
+  for (const [length, group] of byLength) code += `case ${length}: { ${decide(group, length, [])} } `;
+  code += 'default: return -1; }';
+  return new Function('P', `return function pick(path, start, end) { ${code} };`)(parts) as WideLookup;
+}
+
+/** Items grouped by a number computed from each, in first-seen order. */
+function groupBy(items: readonly number[], of: (item: number) => number): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
+  for (const item of items) {
+    const key = of(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+/** The lookup for a large node: the segment hashed in place, then compared within its bucket. */
+function wideHash(node: Node): WideLookup {
   const buckets = node.buckets!;
   return (path, start, end) => {
     const bucket = buckets.get(spanHash(path, start, end));

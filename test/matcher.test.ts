@@ -142,11 +142,33 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   paths.push('/😀', '/😁', '/\uD83Dx', '/\uD83D', '/a😀b/1', '/a😀c/1', '/a\uD83Db/1', '/😀/', 'a', '*', '');
   // A table with a root route still names nothing for a target that is not a path.
   for (const target of ['a', '*', '']) assert.is(brief(compile(tricky).match('GET', target)), '404', target);
-  const cases: Array<[RouteTable, string[]]> = [[tricky, paths], [table, paths], [posts.routes, paths], [wide, widePaths]];
-  for (const [t, corpus] of cases) {
-    const generated = compile(t);
+  // The same wide node below a param, where params bound above it must reach the shared subtree code.
+  const under = wide.map((route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] })) as Route[];
+  const underPaths = widePaths.flatMap((path) => [`/a${path}`, `/w1s${path}`]).slice(0, 4000);
+  // Past the keys a decision tree is generated for, the wide node is hashed.
+  const large = routes(...Array.from({ length: 300 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)));
+  // `vPs` hashes as `w1s` does: a bucket's keys must still be compared in full.
+  const largeWords = ['w0s', 'w1s', 'vPs', 'w299s', 'w300s', 'w29s', 'W1s', 'new', 'edit', '7', '', '.', '%77', 'w1'];
+  const largePaths = ['/', '//'];
+  layer = [''];
+  for (let depth = 0; depth < 3; depth++) {
+    layer = layer.flatMap((prefix) => largeWords.map((word) => `${prefix}/${word}`));
+    for (const path of layer) largePaths.push(path, `${path}/`);
+  }
+  const cases: Array<[RouteTable, string[], number]> = [
+    [tricky, paths, 1024],
+    // Values longer than the limit must be refused at the same point by both walks.
+    [tricky, paths, 1],
+    [table, paths, 1024],
+    [posts.routes, paths, 3],
+    [wide, widePaths, 1024],
+    [under, underPaths, 2],
+    [large, largePaths, 1024],
+  ];
+  for (const [t, corpus, maxParamLength] of cases) {
+    const generated = compile(t, { maxParamLength });
     assert.ok(generated.generated, 'the walk is generated');
-    const plain = compile(t, { generate: false });
+    const plain = compile(t, { generate: false, maxParamLength });
     assert.not.ok(plain.generated);
     for (const path of corpus) {
       for (const method of methods) {
@@ -157,6 +179,19 @@ test('match() :: a generated walk answers as the general one, path for path', ()
       }
     }
   }
+});
+
+test('match() :: static segments a raw compare cannot judge are left to the general walk', () => {
+  const h = () => 'h';
+  const make = (path: string) => ({ resource: 't', action: 'a', name: 't.a', method: 'GET', path, params: [], body: false, handler: h }) as unknown as Route;
+  for (const path of ['/a%20b', '/a/./b', '/..']) {
+    const m = compile([make(path), make('/x')] as RouteTable);
+    assert.not.ok(m.generated, path);
+    // The route is reached by what its segment decodes from, never by the raw text.
+    assert.is(brief(m.match('GET', '/x')), 't.a {}');
+  }
+  assert.is(brief(compile([make('/a%20b')] as RouteTable).match('GET', '/a%20b')), '404');
+  assert.is(brief(compile([make('/a%20b')] as RouteTable).match('GET', '/a%2520b')), 't.a {}');
 });
 
 test('match() :: params live in an object without Object.prototype', () => {
