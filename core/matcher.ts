@@ -1,6 +1,6 @@
 import { RouteDefinitionError } from './errors.js';
 import { NullObject } from './null-object.js';
-import { paramNames } from './path.js';
+import { paramNames, shapeOf } from './path.js';
 import type { Match, Route, RouteTable } from './types.js';
 
 /** Answers "which route serves this method and path?" for one compiled table. */
@@ -68,6 +68,7 @@ function spanHash(text: string, start: number, end: number): number {
 
 /** Fills in the comparison lists once the tree is complete. */
 function seal(node: Node): void {
+  if (node.methods !== undefined) node.allow = allowFor(Object.keys(node.methods));
   if (node.statics.size <= FEW) {
     node.keys = [...node.statics.keys()];
     node.children = [...node.statics.values()];
@@ -161,6 +162,17 @@ function newNode(): Node {
   };
 }
 
+// Allow headers by the methods they are made of: a thousand resources have a handful of distinct ones.
+const ALLOWS = new Map<string, string>();
+
+/** `allowOf` for the methods of one node, remembered. */
+function allowFor(methods: readonly string[]): string {
+  const key = methods.join(' ');
+  let allow = ALLOWS.get(key);
+  if (allow === undefined) ALLOWS.set(key, (allow = allowOf(methods)));
+  return allow;
+}
+
 function allowOf(methods: Iterable<string>): string {
   const set = new Set(methods);
   if (set.has('GET')) set.add('HEAD');
@@ -169,7 +181,8 @@ function allowOf(methods: Iterable<string>): string {
   return [...known, ...[...set].filter((m) => !METHOD_ORDER.includes(m)).sort()].join(', ');
 }
 
-function insert(root: Node, route: Route): Node {
+/** Throws unless the route's path is a path and its params are the ones the path names. */
+function checkRoute(route: Route): void {
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
     throw new RouteDefinitionError(`route ${route.name}: path must start with "/", got ${JSON.stringify(route.path)}`, route);
   }
@@ -180,6 +193,17 @@ function insert(root: Node, route: Route): Node {
       route,
     );
   }
+}
+
+function twice(taken: Route, route: Route): RouteDefinitionError {
+  return new RouteDefinitionError(
+    `${route.method} ${route.path} is defined twice: by ${taken.name} and by ${route.name}; remove one or give it another path`,
+    route,
+  );
+}
+
+function insert(root: Node, route: Route): Node {
+  checkRoute(route);
   let node = root;
   for (const segment of route.path === '/' ? [] : route.path.slice(1).split('/')) {
     if (segment.startsWith(':')) {
@@ -192,14 +216,8 @@ function insert(root: Node, route: Route): Node {
   }
   const methods = (node.methods ??= new NullObject() as Record<string, Route>);
   const taken = methods[route.method];
-  if (taken !== undefined) {
-    throw new RouteDefinitionError(
-      `${route.method} ${route.path} is defined twice: by ${taken.name} and by ${route.name}; remove one or give it another path`,
-      route,
-    );
-  }
+  if (taken !== undefined) throw twice(taken, route);
   methods[route.method] = route;
-  node.allow = allowOf(Object.keys(methods));
   const slot: Slot = {
     route,
     found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: NO_PARAMS }) : undefined,
@@ -242,10 +260,20 @@ function slotFor(node: Node, method: string): Slot | undefined {
   }
 }
 
-/** Checks a table as `compile()` does (paths, params, no two routes alike) without building a matcher. */
+/**
+ * Checks a table as `compile()` does (paths, params, no two routes alike) without building a
+ * matcher: two routes are alike when their methods and path shapes (param names erased) are,
+ * which is when `compile()` would put them at the same node.
+ */
 export function checkTable(table: RouteTable): void {
-  const root = newNode();
-  for (const route of table) insert(root, route);
+  const seen = new Map<string, Route>();
+  for (const route of table) {
+    checkRoute(route);
+    const key = `${route.method} ${shapeOf(route.path)}`;
+    const taken = seen.get(key);
+    if (taken !== undefined) throw twice(taken, route);
+    seen.set(key, route);
+  }
 }
 
 /**
@@ -445,18 +473,18 @@ function generateWalk(root: Node, values: string[], max: number): Walk | undefin
   // Shapes by their description, numbered: a node's description names its children's numbers, so each stays short.
   const shapeIds = new Map<string, number>();
   /** A subtree's structure without its routes, as a number: equal numbers can share code. */
-  const shapeOf = (node: Node, depth: number): number | undefined => {
+  const shapeNumber = (node: Node, depth: number): number | undefined => {
     if (node.keys === undefined) return undefined;
     let description = `${depth}`;
     for (const [method] of served(node)) description += ` ${method}`;
     if (node.other !== undefined) description += ' *';
     for (let i = 0; i < node.keys.length; i++) {
-      const inner = shapeOf(node.children![i]!, depth);
+      const inner = shapeNumber(node.children![i]!, depth);
       if (inner === undefined) return undefined;
       description += ` ${node.keys[i]!.length}:${node.keys[i]}=${inner}`;
     }
     if (node.param !== undefined) {
-      const inner = shapeOf(node.param, depth + 1);
+      const inner = shapeNumber(node.param, depth + 1);
       if (inner === undefined) return undefined;
       description += ` :${inner}`;
     }
@@ -534,7 +562,7 @@ function generateWalk(root: Node, values: string[], max: number): Walk | undefin
       const functions: unknown[] = [];
       const data: Data[] = [];
       for (const child of node.statics.values()) {
-        const shape = shapeOf(child, depth);
+        const shape = shapeNumber(child, depth);
         if (shape === undefined) return undefined;
         let fn = shapes.get(shape);
         if (fn === undefined) {

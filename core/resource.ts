@@ -3,7 +3,6 @@ import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError } from './errors.js';
 import { idParam, type IdParam } from './inflect.js';
 import { checkTable } from './matcher.js';
-import { paramNames } from './path.js';
 import type { ActionSchema, Handler, Params, Route, RouteTable } from './types.js';
 
 /** Options of `resource()`; each one changes the table, and the listing shows the result. */
@@ -165,7 +164,7 @@ function actionRoute(name: string, action: Action, segment: string, param: strin
     action,
     method: shape.method,
     path,
-    params: Object.freeze(paramNames(path)),
+    params: Object.freeze(shape.member ? [param] : []),
     name: `${name}.${action}`,
     body: shape.body,
     ...(schema === undefined ? {} : { schema }),

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compile, pathFor, resource, routes, type Match, type Route, type RouteTable } from '../core/index.js';
+import { checkTable } from '../core/matcher.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
@@ -192,6 +193,31 @@ test('match() :: static segments a raw compare cannot judge are left to the gene
   }
   assert.is(brief(compile([make('/a%20b')] as RouteTable).match('GET', '/a%20b')), '404');
   assert.is(brief(compile([make('/a%20b')] as RouteTable).match('GET', '/a%2520b')), 't.a {}');
+});
+
+/** What a call came to: 'ok', or the message it threw. */
+function outcome(call: () => unknown): string {
+  try {
+    call();
+    return 'ok';
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+test('checkTable() :: refuses exactly the pairs of routes compile() refuses', () => {
+  const h = () => 'h';
+  const make = (method: string, path: string, i: number) =>
+    ({ resource: 't', action: `a${i}`, name: `t.a${i}`, method, path, params: (path.match(/(?<=\/:)[^/]*/g) ?? []), body: false, handler: h }) as unknown as Route;
+  const paths = ['/', '//', '/a', '/a/', '/a//', '/:x', '/:', '/:y/', '/a/:x', '/a/:y', '/a/:', '/a/b', '/a/:x/b', '/a/:y/b', '/:x/:y', '/a:b', '/a/:x:y'];
+  for (const a of paths) {
+    for (const b of paths) {
+      for (const methods of [['GET', 'GET'], ['GET', 'PUT']]) {
+        const table = [make(methods[0]!, a, 0), make(methods[1]!, b, 1)];
+        assert.is(outcome(() => checkTable(table)), outcome(() => compile(table)), `${methods.join('/')} ${a} ${b}`);
+      }
+    }
+  }
 });
 
 test('match() :: params live in an object without Object.prototype', () => {

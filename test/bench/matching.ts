@@ -1,5 +1,5 @@
 import FindMyWay from 'find-my-way';
-import { compile, resource, routes, type Matcher, type RouteTable } from '../../core/index.js';
+import { compile, resource, routes, type Matcher, type Route, type RouteTable } from '../../core/index.js';
 
 const ok = () => null;
 const seven = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
@@ -9,72 +9,90 @@ export function table(count: number): RouteTable {
   return routes(...Array.from({ length: count }, (_, i) => resource(count === 1 ? 'posts' : `r${i}s`, seven)));
 }
 
-/** Requests of every shape, spread over up to `spread` of the resources, as [method, path] pairs. */
-function requests(count: number, spread: number): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
+/** One request of the benchmark and the route and params it must find. */
+interface Lookup {
+  readonly method: string;
+  readonly path: string;
+  readonly pattern: string;
+  readonly params: Record<string, string>;
+}
+
+/** Requests of every shape, spread over up to `spread` of the resources. */
+function requests(count: number, spread: number): Lookup[] {
+  const out: Lookup[] = [];
   for (let i = 0; i < 64; i++) {
     const name = count === 1 ? 'posts' : `r${((i % spread) * 7919) % count}s`;
+    const param = count === 1 ? 'post_id' : `${name.slice(0, -1)}_id`;
     const id = String(1000 + i);
+    const member = { [param]: id };
     out.push(
-      ['GET', `/${name}`],
-      ['GET', `/${name}/${id}`],
-      ['GET', `/${name}/${id}/edit`],
-      ['GET', `/${name}/${id}/new`],
-      ['POST', `/${name}`],
-      ['PUT', `/${name}/${id}`],
-      ['DELETE', `/${name}/${id}`],
+      { method: 'GET', path: `/${name}`, pattern: `/${name}`, params: {} },
+      { method: 'GET', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
+      { method: 'GET', path: `/${name}/${id}/edit`, pattern: `/${name}/:${param}/edit`, params: member },
+      { method: 'GET', path: `/${name}/${id}/new`, pattern: `/${name}/:${param}/new`, params: member },
+      { method: 'POST', path: `/${name}`, pattern: `/${name}`, params: {} },
+      { method: 'PUT', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
+      { method: 'DELETE', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
     );
   }
   return out;
 }
 
-/** Lookups per second of `find` over the requests, the median of a few timed trials. */
-function rate(find: (method: string, path: string) => unknown, list: Array<[string, string]>, iterations: number): number {
-  const trials: number[] = [];
-  const methods = list.map(([method]) => method);
-  const paths = list.map(([, path]) => path);
-  const n = list.length;
-  let sink = 0;
-  for (let t = 0; t < 7; t++) {
-    const start = process.hrtime.bigint();
-    // Parallel arrays and a wrapping index keep the loop's own cost small next to a lookup.
-    for (let i = 0, j = 0; i < iterations; i++, j = j + 1 === n ? 0 : j + 1) {
-      if (find(methods[j]!, paths[j]!) !== undefined) sink++;
-    }
-    trials.push(iterations / (Number(process.hrtime.bigint() - start) / 1e9));
-  }
-  if (sink === 0) throw new Error('nothing matched');
-  return trials.sort((a, b) => a - b)[3]!;
-}
+/** The matchers compared, each made from a table into a lookup that answers the route and params found. */
+export const MATCHERS: Record<string, (t: RouteTable) => (method: string, path: string) => { route: Route; params: object } | undefined> = {
+  sevenfold: (t) => {
+    const matcher = compile(t);
+    return (method, path) => {
+      const m = matcher.match(method, path);
+      return m.kind === 'found' ? m : undefined;
+    };
+  },
+  'find-my-way': (t) => findMyWay(t, false),
+  // find-my-way 9.10's compiler mode: its tree written out as JavaScript, as sevenfold's walk is.
+  'find-my-way compiled': (t) => findMyWay(t, true),
+};
 
-export interface MatchFigures {
-  readonly routes: number;
-  readonly sevenfold: number;
-  readonly findMyWay: number;
+function findMyWay(t: RouteTable, compiled: boolean): (method: string, path: string) => { route: Route; params: object } | undefined {
+  const router = FindMyWay();
+  for (const route of t) router.on(route.method as 'GET', route.path, ok, route);
+  if (compiled) router.compile();
+  return (method, path) => {
+    const found = router.find(method as 'GET', path);
+    return found === null ? undefined : { route: found.store as Route, params: found.params };
+  };
 }
 
 /**
- * sevenfold's matcher against find-my-way on the same table and requests, which go to 64
- * resources (`spread` fewer, to see what comes from the table's size and what from the data).
+ * A timed trial of one matcher on one table, to be run in a process of its own so that no other
+ * matcher's code shares its call sites: checks every request's route and params, warms up, and
+ * gives a function that times `iterations` lookups and answers lookups per second.
  */
-export function matchFigures(count: number, spread = 64, iterations = 2_000_000): MatchFigures {
-  const t = table(count);
-  const matcher = compile(t);
-  const router = FindMyWay();
-  for (const route of t) router.on(route.method as 'GET', route.path, ok);
+export function lookupTrial(name: string, count: number, spread: number, iterations = 1_000_000): () => number {
+  const find = MATCHERS[name]!(table(count));
   const list = requests(count, spread);
-  for (const [method, path] of list) {
-    const m = matcher.match(method, path);
-    if (m.kind !== 'found') throw new Error(`sevenfold missed ${method} ${path}`);
-    if (router.find(method as 'GET', path) === null) throw new Error(`find-my-way missed ${method} ${path}`);
+  for (const item of list) {
+    const found = find(item.method, item.path);
+    if (found === undefined || found.route.method !== item.method || found.route.path !== item.pattern || JSON.stringify({ ...found.params }) !== JSON.stringify(item.params)) {
+      throw new Error(`${name} answered ${item.method} ${item.path} with ${found === undefined ? 'nothing' : `${found.route.method} ${found.route.path} ${JSON.stringify({ ...found.params })}`}`);
+    }
   }
-  rate((m, p) => matcher.match(m, p), list, iterations / 4); // warm up both before timing
-  rate((m, p) => router.find(m as 'GET', p) ?? undefined, list, iterations / 4);
-  return {
-    routes: t.length,
-    sevenfold: rate((m, p) => matcher.match(m, p), list, iterations),
-    findMyWay: rate((m, p) => router.find(m as 'GET', p) ?? undefined, list, iterations),
+  const methods = list.map((item) => item.method);
+  const paths = list.map((item) => item.path);
+  const n = list.length;
+  const trial = (times: number): number => {
+    let sink = 0;
+    const start = process.hrtime.bigint();
+    // Parallel arrays and a wrapping index keep the loop's own cost small next to a lookup.
+    for (let i = 0, j = 0; i < times; i++, j = j + 1 === n ? 0 : j + 1) {
+      if (find(methods[j]!, paths[j]!) !== undefined) sink++;
+    }
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (sink !== times) throw new Error(`${name} missed ${times - sink} lookups`);
+    return times / seconds;
   };
+  trial(iterations / 2);
+  trial(iterations / 2);
+  return () => trial(iterations);
 }
 
 /** Milliseconds to declare and compile `count` resources, and heap bytes per route kept. */
@@ -97,4 +115,13 @@ export function buildFigures(count = 1000): { ms: number; bytesPerRoute: number 
   const bytes = (process.memoryUsage().heapUsed - before) / kept.length;
   if (kept.some((m) => m.routes.length !== count * 7)) throw new Error('table lost routes');
   return { ms: times.sort((a, b) => a - b)[2]!, bytesPerRoute: gc === undefined ? NaN : bytes / (count * 7) };
+}
+
+/** Milliseconds for the first declaration and compilation of `count` resources in a fresh process, as at an app's start. */
+export function firstBuild(count = 1000): number {
+  const start = process.hrtime.bigint();
+  const matcher = compile(table(count));
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (matcher.routes.length !== count * 7) throw new Error('table lost routes');
+  return ms;
 }

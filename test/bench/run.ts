@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { WORKLOAD } from './apps.js';
-import { buildFigures, matchFigures } from './matching.js';
+import { buildFigures, MATCHERS } from './matching.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
 // shared 2-core machine absolute numbers move 10-20% from run to run, ratios much less.
@@ -164,22 +164,76 @@ async function inProcess(): Promise<string> {
   }
 }
 
-function matching(): string {
-  const lines = ['| table | routes | sevenfold lookups/s | find-my-way lookups/s | sevenfold vs find-my-way |', '|---|---|---|---|---|'];
-  const figures = [1, 100, 1000].map((count) => ({ count, ...matchFigures(count) }));
-  for (const f of figures) {
-    const label = f.count === 1 ? 'posts' : `${f.count} resources × 7`;
-    lines.push(`| ${label} | ${f.routes} | ${(f.sevenfold / 1e6).toFixed(2)} M | ${(f.findMyWay / 1e6).toFixed(2)} M | ${fixed(f.sevenfold / f.findMyWay)}× |`);
+/** A matching child process for `args`, once it has checked its answers and warmed up (or measured, for a build). */
+async function matchingChild(args: string[]): Promise<{ child: ChildProcess; message: { ms?: number } }> {
+  const child = fork(new URL('./matching-server.js', import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+  const [message] = (await once(child, 'message')) as [{ ms?: number; error?: string }];
+  if (message.error !== undefined) throw new Error(message.error);
+  return { child, message };
+}
+
+/** Lookups per second of each matcher on one table, each in its own process, in interleaved trials. */
+async function lookups(count: number, spread: number): Promise<Map<string, number[]>> {
+  const names = Object.keys(MATCHERS);
+  const children = new Map<string, ChildProcess>();
+  try {
+    for (const name of names) children.set(name, (await matchingChild([name, String(count), String(spread)])).child);
+    const samples = new Map<string, number[]>(names.map((n) => [n, []]));
+    for (let r = 0; r < 7; r++) {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[(i + r) % names.length]!;
+        const child = children.get(name)!;
+        child.send('trial');
+        const [message] = (await once(child, 'message')) as [{ rate: number }];
+        samples.get(name)!.push(message.rate);
+      }
+    }
+    return samples;
+  } finally {
+    for (const child of children.values()) {
+      child.send('exit');
+      await once(child, 'exit');
+    }
   }
-  const flat = figures[0]!.sevenfold / figures[2]!.sevenfold;
-  // The same 1 000-resource table with every request on one resource: the table's size alone.
-  const one = matchFigures(1000, 1);
+}
+
+async function matching(): Promise<string> {
+  const names = Object.keys(MATCHERS);
+  const others = names.slice(1);
+  const lines = [
+    `| table | routes | ${names.map((n) => `${n} lookups/s`).join(' | ')} | ${others.map((n) => `sevenfold vs ${n}`).join(' | ')} |`,
+    `|---|---|${names.map(() => '---|').join('')}${others.map(() => '---|').join('')}`,
+  ];
+  const tables: Array<[label: string, count: number, spread: number]> = [
+    ['posts', 1, 64],
+    ['100 resources × 7', 100, 64],
+    ['1 000 resources × 7', 1000, 64],
+    ['1 000 resources × 7, every request on one', 1000, 1],
+  ];
+  // Medians by table and matcher, for the flatness figures.
+  const medians: Array<Map<string, number>> = [];
+  for (const [label, count, spread] of tables) {
+    const samples = await lookups(count, spread);
+    const sf = samples.get('sevenfold')!;
+    medians.push(new Map([...samples].map(([n, s]) => [n, median(s)])));
+    // Ratios are taken trial by trial, as the HTTP ones are round by round.
+    const ratios = others.map((n) => `${fixed(median(sf.map((x, i) => x / samples.get(n)![i]!)))}×`);
+    lines.push(`| ${label} | ${count * 7} | ${names.map((n) => `${(median(samples.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`);
+  }
+  const [posts, , spread, one] = medians as [Map<string, number>, Map<string, number>, Map<string, number>, Map<string, number>];
   lines.push(
     '',
-    `Cost of a lookup with 1 000 resources against 1: ${fixed(flat)}× (flat is 1.00×); with every request on one of the 1 000: ${fixed(figures[0]!.sevenfold / one.sevenfold)}× (find-my-way: ${fixed(figures[0]!.findMyWay / figures[2]!.findMyWay)}× and ${fixed(figures[0]!.findMyWay / one.findMyWay)}×).`,
+    'Cost of a lookup with 1 000 resources against posts alone (flat is 1.00×), with requests spread over 64 resources and with every request on one:',
+    '',
+    ...names.map((n) => `- ${n}: ${fixed(posts.get(n)! / spread.get(n)!)}× spread, ${fixed(posts.get(n)! / one.get(n)!)}× on one`),
   );
   const build = buildFigures(1000);
-  lines.push(`Declaring and compiling 1 000 resources (7 000 routes): ${fixed(build.ms, 1)} ms; heap kept per route: ${Math.round(build.bytesPerRoute)} bytes.`);
+  const first: number[] = [];
+  for (let i = 0; i < 3; i++) first.push((await matchingChild(['first-build', '1000'])).message.ms!);
+  lines.push(
+    '',
+    `Declaring and compiling 1 000 resources (7 000 routes): ${fixed(build.ms, 1)} ms once warm (median of 5 in this process), ${fixed(median(first), 1)} ms the first time in a fresh process (median of 3: ${first.map((ms) => fixed(ms, 1)).join(', ')}); heap kept per route: ${Math.round(build.bytesPerRoute)} bytes.`,
+  );
   return lines.join('\n');
 }
 
@@ -188,5 +242,5 @@ const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model 
 // BENCH_HTTP=0, BENCH_INPROCESS=0 and BENCH_MATCHING=0 each leave out one part.
 if (process.env.BENCH_HTTP !== '0') console.log(`## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`);
 if (process.env.BENCH_INPROCESS !== '0') console.log(`## In process: each variant's own work per request, no sockets\n\n${await inProcess()}\n`);
-if (process.env.BENCH_MATCHING !== '0') console.log(`## Route matching and building\n\n${matching()}\n`);
+if (process.env.BENCH_MATCHING !== '0') console.log(`## Route matching and building\n\n${await matching()}\n`);
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
