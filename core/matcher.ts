@@ -579,7 +579,7 @@ function generateWalk(root: Node, values: string[], max: number): Walk | undefin
       // The params bound so far move to `V`, where the shape function's builders read them.
       const handOver = Array.from({ length: depth }, (_, i) => `V[${i}] = v${i}; `).join('');
       below +=
-        `{ ${segmentEnd(k)}const i = ${ref(wideLookup(node))}(path, p${k}, e${k}); ` +
+        `{ ${segmentEnd(k)}const i = ${ref(wideLookup([...node.statics.keys()]))}(path, p${k}, e${k}); ` +
         `if (i !== -1) { ${handOver}const h = ${ref(functions)}[i](path, method, e${k} + 1, n, ${ref(data)}[i]); if (h !== undefined) return h; } } `;
     }
     if (node.param !== undefined) {
@@ -624,23 +624,17 @@ function generalAnswer(max: number): (slot: Slot, taken: readonly string[]) => M
   return (slot, taken) => slot.found ?? (slot.answer ??= builderFor(slot.route.params))(slot.route, taken, max);
 }
 
-// Up to this many static children, a wide node's lookup is a generated decision tree; past it, a hash.
-const SWITCHED = 256;
 // Generated decision code is cut into functions of about this many characters, which V8 optimizes.
 const SWITCH_CHUNK = 3000;
 
-/** The place of a wide node's static child whose segment is `path[start, end)`, or -1. */
-function wideLookup(node: Node): WideLookup {
-  return node.statics.size <= SWITCHED ? wideSwitch([...node.statics.keys()]) : wideHash(node);
-}
-
 /**
- * The lookup as generated code: a switch on the segment's length, then on the character that
- * tells most of the remaining keys apart, down to one key, whose other characters are then
- * compared. With predictable traffic this beats hashing by a fifth; with traffic spread over
- * many keys, the two are even (see docs/performance.md), so large nodes keep the hash.
+ * The place of a wide node's static child whose segment is `path[start, end)`, or -1, as
+ * generated code: a switch on the segment's length, then on the character that tells most of
+ * the remaining keys apart, down to one key, whose other characters are then compared. With
+ * traffic on a few keys this beats hashing the segment by a fifth; spread over many, the two
+ * are even (see docs/performance.md).
  */
-function wideSwitch(keys: readonly string[]): WideLookup {
+function wideLookup(keys: readonly string[]): WideLookup {
   const parts: unknown[] = [];
   const decide = (group: readonly number[], length: number, seen: readonly number[]): string => {
     if (group.length === 1) {
@@ -680,21 +674,6 @@ function groupBy(items: readonly number[], of: (item: number) => number): Map<nu
     else group.push(item);
   }
   return groups;
-}
-
-/** The lookup for a large node: the segment hashed in place, then compared within its bucket. */
-function wideHash(node: Node): WideLookup {
-  const buckets = node.buckets!;
-  return (path, start, end) => {
-    const bucket = buckets.get(spanHash(path, start, end));
-    if (bucket === undefined) return -1;
-    const length = end - start;
-    for (let i = 0; i < bucket.keys.length; i++) {
-      const key = bucket.keys[i]!;
-      if (key.length === length && path.startsWith(key, start)) return bucket.at[i]!;
-    }
-    return -1;
-  };
 }
 
 /** The search over decoded segments: a static child, then the param child, backtracking on a miss. */

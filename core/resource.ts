@@ -145,8 +145,8 @@ export function resource(name: string, handlers: Record<string, unknown>, option
   if (actions.length === 0) {
     throw new RouteDefinitionError(`${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`, { resource: name });
   }
+  // Valid and distinct by construction, its name, path and param checked above: routes() checks tables combined.
   const table = actions.map((action) => actionRoute(name, action, segment, param, handlers[action] as Handler, opts.schemas?.[action]));
-  checkTable(table);
   return Object.freeze({
     name,
     param,

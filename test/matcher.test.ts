@@ -146,9 +146,9 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   // The same wide node below a param, where params bound above it must reach the shared subtree code.
   const under = wide.map((route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] })) as Route[];
   const underPaths = widePaths.flatMap((path) => [`/a${path}`, `/w1s${path}`]).slice(0, 4000);
-  // Past the keys a decision tree is generated for, the wide node is hashed.
+  // A wide node large enough that its generated decision tree is cut into several functions.
   const large = routes(...Array.from({ length: 300 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)));
-  // `vPs` hashes as `w1s` does: a bucket's keys must still be compared in full.
+  // `vPs` hashes as `w1s` does in the general walk's buckets: a bucket's keys must still be compared in full.
   const largeWords = ['w0s', 'w1s', 'vPs', 'w299s', 'w300s', 'w29s', 'W1s', 'new', 'edit', '7', '', '.', '%77', 'w1'];
   const largePaths = ['/', '//'];
   layer = [''];

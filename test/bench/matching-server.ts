@@ -1,11 +1,11 @@
-import { firstBuild, lookupTrial } from './matching.js';
+import { buildFigures, lookupTrial } from './matching.js';
 
 // One matcher on one table per process, as for the servers: no matcher's code warms or
 // pollutes another's, and each lookup call site sees one matcher only.
 const [name, count, spread] = process.argv.slice(2) as [string, string, string];
 try {
-  if (name === 'first-build') {
-    process.send!({ ms: firstBuild(Number(count)) }, () => process.exit(0));
+  if (name === 'build') {
+    process.send!({ build: buildFigures(Number(count)) }, () => process.exit(0));
   } else {
     const trial = lookupTrial(name, Number(count), Number(spread), 2_000_000);
     process.on('message', (message: string) => {

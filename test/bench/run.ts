@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { WORKLOAD } from './apps.js';
-import { buildFigures, MATCHERS } from './matching.js';
+import { MATCHERS, type buildFigures } from './matching.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
 // shared 2-core machine absolute numbers move 10-20% from run to run, ratios much less.
@@ -165,9 +165,9 @@ async function inProcess(): Promise<string> {
 }
 
 /** A matching child process for `args`, once it has checked its answers and warmed up (or measured, for a build). */
-async function matchingChild(args: string[]): Promise<{ child: ChildProcess; message: { ms?: number } }> {
-  const child = fork(new URL('./matching-server.js', import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
-  const [message] = (await once(child, 'message')) as [{ ms?: number; error?: string }];
+async function matchingChild(args: string[]): Promise<{ child: ChildProcess; message: { build?: ReturnType<typeof buildFigures> } }> {
+  const child = fork(new URL('./matching-server.js', import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--expose-gc'] });
+  const [message] = (await once(child, 'message')) as [{ build?: ReturnType<typeof buildFigures>; error?: string }];
   if (message.error !== undefined) throw new Error(message.error);
   return { child, message };
 }
@@ -227,12 +227,12 @@ async function matching(): Promise<string> {
     '',
     ...names.map((n) => `- ${n}: ${fixed(posts.get(n)! / spread.get(n)!)}× spread, ${fixed(posts.get(n)! / one.get(n)!)}× on one`),
   );
-  const build = buildFigures(1000);
-  const first: number[] = [];
-  for (let i = 0; i < 3; i++) first.push((await matchingChild(['first-build', '1000'])).message.ms!);
+  const builds: Array<ReturnType<typeof buildFigures>> = [];
+  for (let i = 0; i < 3; i++) builds.push((await matchingChild(['build', '1000'])).message.build!);
+  const firsts = builds.map((b) => b.first);
   lines.push(
     '',
-    `Declaring and compiling 1 000 resources (7 000 routes): ${fixed(build.ms, 1)} ms once warm (median of 5 in this process), ${fixed(median(first), 1)} ms the first time in a fresh process (median of 3: ${first.map((ms) => fixed(ms, 1)).join(', ')}); heap kept per route: ${Math.round(build.bytesPerRoute)} bytes.`,
+    `Declaring and compiling 1 000 resources (7 000 routes), in three fresh processes: ${fixed(median(firsts), 1)} ms the first time, as at an app's start (${firsts.map((ms) => fixed(ms, 1)).join(', ')}), ${fixed(median(builds.map((b) => b.ms)), 1)} ms once warm (the median of five more); heap kept per route: ${Math.round(median(builds.map((b) => b.bytesPerRoute)))} bytes.`,
   );
   return lines.join('\n');
 }
