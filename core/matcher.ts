@@ -97,7 +97,11 @@ interface Slot {
   readonly found: Found | undefined;
   /** Builds this route's answer from the walked values; made on the route's first match. */
   answer: Builder | undefined;
+  /** The same, taking the values as arguments, for generated code; made on the route's first match. */
+  build: Positional | undefined;
 }
+
+type Positional = (route: Route, max: number, ...values: string[]) => Match;
 
 type Builder = (route: Route, values: readonly string[], max: number) => Match;
 
@@ -132,6 +136,27 @@ function builderFor(names: readonly string[]): Builder {
     };
   }
   BUILDERS.set(key, builder);
+  return builder;
+}
+
+// Positional builders by param list, as BUILDERS.
+const POSITIONAL = new Map<string, Positional>();
+
+/** `builderFor`, taking the values as arguments: generated code has them in locals (and only generated code calls it). */
+function positionalFor(names: readonly string[]): Positional {
+  const key = names.join('/');
+  let builder = POSITIONAL.get(key);
+  if (builder !== undefined) return builder;
+  const long = (i: number, max: number): Match => badRequest(`path parameter :${names[i]} is longer than ${max} characters`);
+  const args = names.map((_, i) => `v${i}`).join(', ');
+  const checks = names.map((_, i) => `if (v${i}.length > max) return long(${i}, max);`).join(' ');
+  const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = v${i};`).join(' ');
+  builder = new Function(
+    'N',
+    'long',
+    `return function answer(route, max, ${args}) { ${checks} const o = new N(); ${stores} return { kind: 'found', route, params: o }; };`,
+  )(NullObject, long) as Positional;
+  POSITIONAL.set(key, builder);
   return builder;
 }
 
@@ -222,6 +247,7 @@ function insert(root: Node, route: Route): Node {
     route,
     found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: NO_PARAMS }) : undefined,
     answer: undefined,
+    build: undefined,
   };
   if (SLOTTED.has(route.method)) node[route.method as 'GET'] = slot;
   else (node.other ??= new Map()).set(route.method, slot);
@@ -381,7 +407,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   }
 
   // Most tables get a walk generated for their own tree; the rest, and processes that disallow code generation, the general one.
-  const generatedWalk = options.generate === false ? undefined : generateWalk(root, values, maxParamLength);
+  const generatedWalk = options.generate === false ? undefined : generateWalk(root, maxParamLength);
   const walk = generatedWalk ?? interpretAnswer;
 
   /** The answer for the path `/`, whose routes have no params. */
@@ -462,7 +488,7 @@ type Walk = (path: string, method: string) => Match | undefined;
  * exactly what the general walk answers; `undefined` when the tree is too large or irregular
  * for it, or code cannot be generated here.
  */
-function generateWalk(root: Node, values: string[], max: number): Walk | undefined {
+function generateWalk(root: Node, max: number): Walk | undefined {
   // Everything the generated code refers to, passed in as one array: routes, answers, lookups, shape functions, per-child data.
   const refs: unknown[] = [];
   const ref = (value: unknown): string => `R[${refs.push(value) - 1}]`;
@@ -512,13 +538,13 @@ function generateWalk(root: Node, values: string[], max: number): Walk | undefin
     wide: boolean;
   }
 
-  /** The value of a param bound at `depth`: a local in place, `V[depth]` where a builder reads it. */
-  const value = (scope: Scope, depth: number): string => (scope.inline ? `v${depth}` : `V[${depth}]`);
-
-  /** The code answering with `slot`, params bound in `v0…` or `V`. */
+  /** The code answering with `slot`, its params bound in `v0…`. */
   const answerOf = (slot: Slot, scope: Scope): string => {
     if (slot.found !== undefined) return `return ${scope.constant(slot.found)};`;
-    if (!scope.inline) return `{ const s = ${scope.constant(slot)}; return (s.answer ?? A(s))(s.route, V, ${max}); }`;
+    if (!scope.inline) {
+      const args = slot.route.params.map((_, i) => `, v${i}`).join('');
+      return `{ const s = ${scope.constant(slot)}; return (s.build ?? A(s))(s.route, ${max}${args}); }`;
+    }
     const names = slot.route.params;
     const checks = names.map((name, i) => `if (v${i}.length > ${max}) return ${long}(${JSON.stringify(name)}); `).join('');
     const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = v${i}; `).join('');
@@ -546,7 +572,7 @@ function generateWalk(root: Node, values: string[], max: number): Walk | undefin
     let here = '';
     for (const [method, slot] of served(node)) here += `if (method === ${JSON.stringify(method)}) ${answerOf(slot, scope)} `;
     if (node.other !== undefined) {
-      const taken = Array.from({ length: depth }, (_, i) => value(scope, i)).join(', ');
+      const taken = Array.from({ length: depth }, (_, i) => `v${i}`).join(', ');
       here += `{ const s = ${scope.constant(node.other)}.get(method); if (s !== undefined) return G(s, [${taken}]); } `;
     }
     let below = '';
@@ -570,23 +596,23 @@ function generateWalk(root: Node, values: string[], max: number): Walk | undefin
           let next = 0;
           const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[${next++}]`, inline: false, wide: false });
           if (inner === undefined) return undefined;
-          fn = new Function('V', 'C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D) { ${inner} return undefined; };`)(values, CAREFUL, answerFor, generalAnswer(max));
+          const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
+          fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D${above}) { ${inner} return undefined; };`)(CAREFUL, buildFor, generalAnswer(max));
           shapes.set(shape, fn);
         }
         functions.push(fn);
         data.push(dataOf(child, []));
       }
-      // The params bound so far move to `V`, where the shape function's builders read them.
-      const handOver = Array.from({ length: depth }, (_, i) => `V[${i}] = v${i}; `).join('');
+      // The params bound so far go along as arguments.
+      const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
       below +=
         `{ ${segmentEnd(k)}const i = ${ref(wideLookup([...node.statics.keys()]))}(path, p${k}, e${k}); ` +
-        `if (i !== -1) { ${handOver}const h = ${ref(functions)}[i](path, method, e${k} + 1, n, ${ref(data)}[i]); if (h !== undefined) return h; } } `;
+        `if (i !== -1) { const h = ${ref(functions)}[i](path, method, e${k} + 1, n, ${ref(data)}[i]${above}); if (h !== undefined) return h; } } `;
     }
     if (node.param !== undefined) {
       const inner = emit(node.param, k + 1, depth + 1, budget, scope);
       if (inner === undefined) return undefined;
-      const bind = scope.inline ? `const v${depth} = path.slice(p${k}, e${k}); ` : `V[${depth}] = path.slice(p${k}, e${k}); `;
-      below += `{ ${segmentEnd(k)}if (e${k} > p${k}) { ${dot(k)}${bind}const p${k + 1} = e${k} + 1; ${inner} } } `;
+      below += `{ ${segmentEnd(k)}if (e${k} > p${k}) { ${dot(k)}const v${depth} = path.slice(p${k}, e${k}); const p${k + 1} = e${k} + 1; ${inner} } } `;
     }
     if (below === '') return here === '' ? '' : `if (p${k} > n) { ${here}}`;
     if (here === '') return `if (p${k} <= n) { ${below}}`;
@@ -601,9 +627,8 @@ function generateWalk(root: Node, values: string[], max: number): Walk | undefin
     const top: Scope = { constant: (value) => ref(value), inline: true, wide: true };
     const body = emit(root, 0, 0, { nodes: 0 }, top);
     if (body === undefined) return undefined;
-    return new Function('R', 'V', 'C', 'N', 'G', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(
+    return new Function('R', 'C', 'N', 'G', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(
       refs,
-      values,
       CAREFUL,
       NullObject,
       generalAnswer(max),
@@ -614,9 +639,9 @@ function generateWalk(root: Node, values: string[], max: number): Walk | undefin
   }
 }
 
-/** A slot's builder, made on the route's first match. */
-function answerFor(slot: Slot): Builder {
-  return (slot.answer = builderFor(slot.route.params));
+/** A slot's positional builder, made on the route's first match. */
+function buildFor(slot: Slot): Positional {
+  return (slot.build = positionalFor(slot.route.params));
 }
 
 /** Answers for routes found by a method outside the fixed slots, from the values walked. */
