@@ -469,8 +469,8 @@ const GENERATED_SHAPES = 16;
 /** What a shape function reads per child: slots, prebuilt answers and method maps of one subtree. */
 type Data = Array<Slot | Match | Map<string, Slot>>;
 
-/** A wide node's static children by a hash of their segment, as indexes into its children. */
-type WideLookup = (path: string, start: number, end: number) => number;
+/** The index of the wide node's static child whose segment starts at `start`, or -1; `n` is the path's end. */
+type WideLookup = (path: string, start: number, n: number) => number;
 
 /** A generated walk: the route's answer, `CAREFUL` for the careful path, or `undefined` for no route. */
 type Walk = (path: string, method: string) => Match | undefined;
@@ -603,11 +603,13 @@ function generateWalk(root: Node, max: number): Walk | undefined {
         functions.push(fn);
         data.push(dataOf(child, []));
       }
-      // The params bound so far go along as arguments.
+      // The params bound so far go along as arguments; one shape (the usual case) is called by name.
       const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
+      const keys = [...node.statics.keys()];
+      const call = new Set(functions).size === 1 ? ref(functions[0]) : `${ref(functions)}[i]`;
       below +=
-        `{ ${segmentEnd(k)}const i = ${ref(wideLookup([...node.statics.keys()]))}(path, p${k}, e${k}); ` +
-        `if (i !== -1) { const h = ${ref(functions)}[i](path, method, e${k} + 1, n, ${ref(data)}[i]${above}); if (h !== undefined) return h; } } `;
+        `{ const i = ${ref(wideLookup(keys))}(path, p${k}, n); ` +
+        `if (i !== -1) { const h = ${call}(path, method, p${k} + ${ref(keys.map((key) => key.length + 1))}[i], n, ${ref(data)}[i]${above}); if (h !== undefined) return h; } } `;
     }
     if (node.param !== undefined) {
       const inner = emit(node.param, k + 1, depth + 1, budget, scope);
@@ -653,40 +655,51 @@ function generalAnswer(max: number): (slot: Slot, taken: readonly string[]) => M
 const SWITCH_CHUNK = 3000;
 
 /**
- * The place of a wide node's static child whose segment is `path[start, end)`, or -1, as
- * generated code: a switch on the segment's length, then on the character that tells most of
- * the remaining keys apart, down to one key, whose other characters are then compared. With
- * traffic on a few keys this beats hashing the segment by a fifth; spread over many, the two
- * are even (see docs/performance.md).
+ * The place of a wide node's static child whose segment starts at `start`, or -1, as generated
+ * code: a switch on the character that tells most of the keys apart, then on the next, down to
+ * one key, whose other characters and end are then compared. The segment is never scanned for
+ * its end first: with requests spread over many resources, that scan's varying length was what
+ * cost most (a hash of the scanned segment did no better; see docs/performance.md).
  */
 function wideLookup(keys: readonly string[]): WideLookup {
   const parts: unknown[] = [];
-  const decide = (group: readonly number[], length: number, seen: readonly number[]): string => {
-    if (group.length === 1) {
-      const key = keys[group[0]!]!;
-      const checks: string[] = [];
-      for (let pos = 0; pos < length; pos++) if (!seen.includes(pos)) checks.push(`path.charCodeAt(start + ${pos}) === ${key.charCodeAt(pos)}`);
-      return checks.length === 0 ? `return ${group[0]};` : `return ${checks.join(' && ')} ? ${group[0]} : -1;`;
-    }
+  // The segment is not scanned first: each key's end is checked where the key is known.
+  const ends = (length: number): string => `(start + ${length} === n || path.charCodeAt(start + ${length}) === 47)`;
+  const leaf = (i: number, seen: readonly number[]): string => {
+    const key = keys[i]!;
+    const checks: string[] = [];
+    for (let pos = 0; pos < key.length; pos++) if (!seen.includes(pos)) checks.push(`path.charCodeAt(start + ${pos}) === ${key.charCodeAt(pos)}`);
+    checks.push(ends(key.length));
+    return `return ${checks.join(' && ')} ? ${i} : -1;`;
+  };
+  const decide = (group: readonly number[], seen: readonly number[]): string => {
+    if (group.length === 1) return leaf(group[0]!, seen);
+    // Only places every key in the group has are read to choose: past its end a segment reads `/` or nothing, which no key holds.
+    const shortest = Math.min(...group.map((i) => keys[i]!.length));
     let best = -1;
     let split = new Map<number, number[]>();
-    for (let pos = 0; pos < length; pos++) {
+    for (let pos = 0; pos < shortest; pos++) {
       if (seen.includes(pos)) continue;
       const by = groupBy(group, (i) => keys[i]!.charCodeAt(pos));
       if (by.size > split.size) [best, split] = [pos, by];
     }
-    let code = `switch (path.charCodeAt(start + ${best})) { `;
-    for (const [c, sub] of split) code += `case ${c}: { ${decide(sub, length, [...seen, best])} } `;
-    code += 'default: return -1; }';
+    let code: string;
+    if (split.size > 1) {
+      code = `switch (path.charCodeAt(start + ${best})) { `;
+      for (const [c, sub] of split) code += `case ${c}: { ${decide(sub, [...seen, best])} } `;
+      code += 'default: return -1; }';
+    } else {
+      // Every key agrees up to the shortest one's end, so the shortest is a prefix of the rest: its end decides.
+      const short = group.find((i) => keys[i]!.length === shortest)!;
+      code = `if (${ends(shortest)}) { ${leaf(short, seen)} } ${decide(group.filter((i) => i !== short), seen)}`;
+    }
     if (code.length < SWITCH_CHUNK) return code;
-    const part = new Function(`return function part(path, start) { ${code} };`)();
-    return `return P[${parts.push(part) - 1}](path, start);`;
+    // A part may call parts of its own, so every part sees them all.
+    const part = new Function('P', `return function part(path, start, n) { ${code} };`)(parts);
+    return `return P[${parts.push(part) - 1}](path, start, n);`;
   };
-  let code = 'switch (end - start) { ';
-  const byLength = groupBy(keys.map((_, i) => i), (i) => keys[i]!.length);
-  for (const [length, group] of byLength) code += `case ${length}: { ${decide(group, length, [])} } `;
-  code += 'default: return -1; }';
-  return new Function('P', `return function pick(path, start, end) { ${code} };`)(parts) as WideLookup;
+  const code = decide(keys.map((_, i) => i), []);
+  return new Function('P', `return function pick(path, start, n) { ${code} };`)(parts) as WideLookup;
 }
 
 /** Items grouped by a number computed from each, in first-seen order. */

@@ -128,11 +128,14 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'];
   // A wide root (more static children than are compared in place) over subtrees of several shapes, beside the tricky routes.
   const shapes = [{}, { only: ['index', 'show'] as const }, { except: ['new'] as const }, { param: 'x' }];
+  // Keys that are prefixes of others (`w1`, `w1s`, `w1s2`, `w1s22`): only where a segment ends tells them apart.
+  const prefixes = (['w1', 'w1s2', 'w1s22'] as const).map((path, i) => resource((['apples', 'pears', 'plums'] as const)[i]!, all, { path, ...shapes[i] } as object));
   const wide = routes(
     ...Array.from({ length: 12 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)),
+    ...prefixes,
     ...tricky.filter((route) => route.path !== '/'),
   );
-  const wideWords = [...words.slice(0, 9), 'new', 'w0s', 'w1s', 'w2s', 'w3s', 'w11s', 'w12s', 'W1s'];
+  const wideWords = [...words.slice(0, 9), 'new', 'w0s', 'w1s', 'w2s', 'w3s', 'w11s', 'w12s', 'W1s', 'w1', 'w1s2', 'w1s22', 'w1s2x', 'w1s222', 'w'];
   const widePaths = ['/', '//'];
   layer = [''];
   for (let depth = 0; depth < 3; depth++) {
@@ -147,9 +150,9 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   const under = wide.map((route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] })) as Route[];
   const underPaths = widePaths.flatMap((path) => [`/a${path}`, `/w1s${path}`]).slice(0, 4000);
   // A wide node large enough that its generated decision tree is cut into several functions.
-  const large = routes(...Array.from({ length: 300 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)));
+  const large = routes(...Array.from({ length: 300 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)), ...prefixes);
   // `vPs` hashes as `w1s` does in the general walk's buckets: a bucket's keys must still be compared in full.
-  const largeWords = ['w0s', 'w1s', 'vPs', 'w299s', 'w300s', 'w29s', 'W1s', 'new', 'edit', '7', '', '.', '%77', 'w1'];
+  const largeWords = ['w0s', 'w1s', 'vPs', 'w299s', 'w300s', 'w29s', 'W1s', 'new', 'edit', '7', '', '.', '%77', 'w1', 'w1s2', 'w1s22', 'w1s2x'];
   const largePaths = ['/', '//'];
   layer = [''];
   for (let depth = 0; depth < 3; depth++) {
