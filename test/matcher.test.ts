@@ -159,7 +159,15 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     layer = layer.flatMap((prefix) => largeWords.map((word) => `${prefix}/${word}`));
     for (const path of layer) largePaths.push(path, `${path}/`);
   }
+  // A chain of keys, each a prefix of the next, and keys alike but for one late character.
+  const chain = routes(
+    ...Array.from({ length: 40 }, (_, i) => resource('links', { index: ok, show: ok }, { path: 'a'.repeat(i + 1), param: 'x' })),
+    ...Array.from({ length: 20 }, (_, i) => resource('items', { index: ok, edit: ok }, { path: `item-number-${String(i).padStart(3, '0')}`, param: 'y' })),
+  );
+  const chainWords = [...Array.from({ length: 43 }, (_, i) => 'a'.repeat(i)), 'ab', 'aab', 'b', 'item-number-007', 'item-number-020', 'item-number-00', 'item-number-0070'];
+  const chainPaths = chainWords.flatMap((word) => [`/${word}`, `/${word}/`, `/${word}/1`, `/${word}/1/edit`, `/${word}/%31`]);
   const cases: Array<[RouteTable, string[], number]> = [
+    [chain, chainPaths, 1024],
     [tricky, paths, 1024],
     // Values longer than the limit must be refused at the same point by both walks.
     [tricky, paths, 1],
