@@ -107,6 +107,22 @@ type Builder = (route: Route, values: readonly string[], max: number) => Match;
 
 // Builders by param list, shared by every table: one per list keeps call sites few and warm.
 const BUILDERS = new Map<string, Builder>();
+const POSITIONAL = new Map<string, Positional>();
+
+/**
+ * The code that checks each value's length and answers with a params object of `names`, each
+ * value read by `value(i)`; `N` (the params class) must be in scope where it runs.
+ */
+function answerCode(names: readonly string[], value: (i: number) => string, tooLong: (i: number) => string, route: string, max: string): string {
+  const checks = names.map((_, i) => `if (${value(i)}.length > ${max}) return ${tooLong(i)}; `).join('');
+  const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = ${value(i)}; `).join('');
+  return `${checks}const o = new N(); ${stores}return { kind: 'found', route: ${route}, params: o };`;
+}
+
+/** Where a value is longer than `max`: a bad request naming the param. */
+function tooLongFor(names: readonly string[]): (i: number, max: number) => Match {
+  return (i, max) => badRequest(`path parameter :${names[i]} is longer than ${max} characters`);
+}
 
 /**
  * The answer builder for one list of param names, generated from it: its own code keeps each
@@ -117,15 +133,10 @@ function builderFor(names: readonly string[]): Builder {
   const key = names.join('/');
   let builder = BUILDERS.get(key);
   if (builder !== undefined) return builder;
-  const long = (i: number, max: number): Match => badRequest(`path parameter :${names[i]} is longer than ${max} characters`);
-  const checks = names.map((_, i) => `if (v[${i}].length > max) return long(${i}, max);`).join(' ');
-  const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = v[${i}];`).join(' ');
+  const long = tooLongFor(names);
   try {
-    builder = new Function(
-      'N',
-      'long',
-      `return function answer(route, v, max) { ${checks} const o = new N(); ${stores} return { kind: 'found', route, params: o }; };`,
-    )(NullObject, long) as Builder;
+    const body = answerCode(names, (i) => `v[${i}]`, (i) => `long(${i}, max)`, 'route', 'max');
+    builder = new Function('N', 'long', `return function answer(route, v, max) { ${body} };`)(NullObject, long) as Builder;
   } catch {
     // Where code generation is disallowed (--disallow-code-generation-from-strings), a loop does the same.
     builder = (route, values, max) => {
@@ -139,23 +150,14 @@ function builderFor(names: readonly string[]): Builder {
   return builder;
 }
 
-// Positional builders by param list, as BUILDERS.
-const POSITIONAL = new Map<string, Positional>();
-
 /** `builderFor`, taking the values as arguments: generated code has them in locals (and only generated code calls it). */
 function positionalFor(names: readonly string[]): Positional {
   const key = names.join('/');
   let builder = POSITIONAL.get(key);
   if (builder !== undefined) return builder;
-  const long = (i: number, max: number): Match => badRequest(`path parameter :${names[i]} is longer than ${max} characters`);
-  const args = names.map((_, i) => `v${i}`).join(', ');
-  const checks = names.map((_, i) => `if (v${i}.length > max) return long(${i}, max);`).join(' ');
-  const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = v${i};`).join(' ');
-  builder = new Function(
-    'N',
-    'long',
-    `return function answer(route, max, ${args}) { ${checks} const o = new N(); ${stores} return { kind: 'found', route, params: o }; };`,
-  )(NullObject, long) as Positional;
+  const args = names.map((_, i) => `, v${i}`).join('');
+  const body = answerCode(names, (i) => `v${i}`, (i) => `long(${i}, max)`, 'route', 'max');
+  builder = new Function('N', 'long', `return function answer(route, max${args}) { ${body} };`)(NullObject, tooLongFor(names)) as Positional;
   POSITIONAL.set(key, builder);
   return builder;
 }
@@ -546,9 +548,7 @@ function generateWalk(root: Node, max: number): Walk | undefined {
       return `{ const s = ${scope.constant(slot)}; return (s.build ?? A(s))(s.route, ${max}${args}); }`;
     }
     const names = slot.route.params;
-    const checks = names.map((name, i) => `if (v${i}.length > ${max}) return ${long}(${JSON.stringify(name)}); `).join('');
-    const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = v${i}; `).join('');
-    return `{ ${checks}const o = new N(); ${stores}return { kind: 'found', route: ${ref(slot.route)}, params: o }; }`;
+    return `{ ${answerCode(names, (i) => `v${i}`, (i) => `${long}(${JSON.stringify(names[i])})`, ref(slot.route), String(max))} }`;
   };
 
   /** The code comparing segment `k` (from `p{k}`) with a static key, its end included. */
