@@ -208,8 +208,14 @@ function allowOf(methods: Iterable<string>): string {
   return [...known, ...[...set].filter((m) => !METHOD_ORDER.includes(m)).sort()].join(', ');
 }
 
-/** Throws unless the route's path is a path and its params are the ones the path names. */
+// A method name is a token (RFC 9110): no spaces, so method lists joined with one stay unambiguous.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Throws unless the route's method is a method name, its path a path, and its params the ones the path names. */
 function checkRoute(route: Route): void {
+  if (typeof route.method !== 'string' || !TOKEN.test(route.method)) {
+    throw new RouteDefinitionError(`route ${route.name}: method must be an HTTP method name such as "GET", got ${JSON.stringify(route.method)}`, route);
+  }
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
     throw new RouteDefinitionError(`route ${route.name}: path must start with "/", got ${JSON.stringify(route.path)}`, route);
   }
@@ -320,6 +326,10 @@ export function checkTable(table: RouteTable): void {
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
   const maxParamLength = options.maxParamLength ?? 1024;
+  // Generated code holds it as a literal, so only a whole number may be one.
+  if (!Number.isSafeInteger(maxParamLength) || maxParamLength < 1) {
+    throw new TypeError(`maxParamLength must be a whole number of at least 1, got ${String(maxParamLength)}`);
+  }
   const root = newNode();
   for (const route of table) insert(root, route);
   seal(root);
@@ -608,7 +618,7 @@ function generateWalk(root: Node, max: number): Walk | undefined {
       const keys = [...node.statics.keys()];
       const call = new Set(functions).size === 1 ? ref(functions[0]) : `${ref(functions)}[i]`;
       below +=
-        `{ const i = ${ref(wideLookup(keys))}(path, p${k}, n); ` +
+        `{ const i = ${ref(wideLookup(node))}(path, p${k}, n); ` +
         `if (i !== -1) { const h = ${call}(path, method, p${k} + ${ref(keys.map((key) => key.length + 1))}[i], n, ${ref(data)}[i]${above}); if (h !== undefined) return h; } } `;
     }
     if (node.param !== undefined) {
@@ -624,8 +634,9 @@ function generateWalk(root: Node, max: number): Walk | undefined {
   // Segments are compared raw, so a static segment that is a dot segment or holds an escape is left to the general walk.
   const plain = (node: Node): boolean =>
     [...node.statics].every(([key, child]) => key !== '.' && key !== '..' && !key.includes('%') && plain(child)) && (node.param === undefined || plain(node.param));
-  if (!plain(root)) return undefined;
   try {
+    // Inside the try: a tree deep enough to exhaust the stack gets the general walk, as any tree generation fails on.
+    if (!plain(root)) return undefined;
     const top: Scope = { constant: (value) => ref(value), inline: true, wide: true };
     const body = emit(root, 0, 0, { nodes: 0 }, top);
     if (body === undefined) return undefined;
@@ -659,23 +670,35 @@ const SWITCH_CHUNK = 3000;
  * code: a switch on the character that tells most of the keys apart, then on the next, down to
  * one key, whose other characters and end are then compared. The segment is never scanned for
  * its end first: with requests spread over many resources, that scan's varying length was what
- * cost most (a hash of the scanned segment did no better; see docs/performance.md).
+ * cost most (a hash of the scanned segment did no better; see docs/performance.md). Key sets a
+ * tree serves badly (very many characters, long chains of keys that prefix each other) are
+ * hashed instead.
  */
-function wideLookup(keys: readonly string[]): WideLookup {
+function wideLookup(node: Node): WideLookup {
+  const keys = [...node.statics.keys()];
+  let characters = 0;
+  for (const key of keys) characters += key.length;
+  if (characters > WIDE_CHARACTERS) return wideHash(node);
   const parts: unknown[] = [];
   // The segment is not scanned first: each key's end is checked where the key is known.
   const ends = (length: number): string => `(start + ${length} === n || path.charCodeAt(start + ${length}) === 47)`;
   const leaf = (i: number, seen: readonly number[]): string => {
     const key = keys[i]!;
-    const checks: string[] = [];
-    for (let pos = 0; pos < key.length; pos++) if (!seen.includes(pos)) checks.push(`path.charCodeAt(start + ${pos}) === ${key.charCodeAt(pos)}`);
+    const unseen: number[] = [];
+    for (let pos = 0; pos < key.length; pos++) if (!seen.includes(pos)) unseen.push(pos);
+    // Past a few characters one native comparison beats a comparison each, and keeps the code short.
+    const checks =
+      unseen.length > 8
+        ? [`path.startsWith(${JSON.stringify(key)}, start)`]
+        : unseen.map((pos) => `path.charCodeAt(start + ${pos}) === ${key.charCodeAt(pos)}`);
     checks.push(ends(key.length));
     return `return ${checks.join(' && ')} ? ${i} : -1;`;
   };
-  const decide = (group: readonly number[], seen: readonly number[]): string => {
+  const decide = (group: readonly number[], seen: readonly number[], chain: number): string => {
     if (group.length === 1) return leaf(group[0]!, seen);
     // Only places every key in the group has are read to choose: past its end a segment reads `/` or nothing, which no key holds.
-    const shortest = Math.min(...group.map((i) => keys[i]!.length));
+    let shortest = Infinity;
+    for (const i of group) shortest = Math.min(shortest, keys[i]!.length);
     let best = -1;
     let split = new Map<number, number[]>();
     for (let pos = 0; pos < shortest; pos++) {
@@ -686,20 +709,50 @@ function wideLookup(keys: readonly string[]): WideLookup {
     let code: string;
     if (split.size > 1) {
       code = `switch (path.charCodeAt(start + ${best})) { `;
-      for (const [c, sub] of split) code += `case ${c}: { ${decide(sub, [...seen, best])} } `;
+      for (const [c, sub] of split) code += `case ${c}: { ${decide(sub, [...seen, best], chain)} } `;
       code += 'default: return -1; }';
     } else {
       // Every key agrees up to the shortest one's end, so the shortest is a prefix of the rest: its end decides.
+      // A long chain of such keys would be tried one by one; the hash serves it instead.
+      if (chain >= PREFIX_CHAIN) throw IRREGULAR;
       const short = group.find((i) => keys[i]!.length === shortest)!;
-      code = `if (${ends(shortest)}) { ${leaf(short, seen)} } ${decide(group.filter((i) => i !== short), seen)}`;
+      code = `if (${ends(shortest)}) { ${leaf(short, seen)} } ${decide(group.filter((i) => i !== short), seen, chain + 1)}`;
     }
     if (code.length < SWITCH_CHUNK) return code;
     // A part may call parts of its own, so every part sees them all.
     const part = new Function('P', `return function part(path, start, n) { ${code} };`)(parts);
     return `return P[${parts.push(part) - 1}](path, start, n);`;
   };
-  const code = decide(keys.map((_, i) => i), []);
-  return new Function('P', `return function pick(path, start, n) { ${code} };`)(parts) as WideLookup;
+  try {
+    const code = decide(keys.map((_, i) => i), [], 0);
+    return new Function('P', `return function pick(path, start, n) { ${code} };`)(parts) as WideLookup;
+  } catch (error) {
+    if (error === IRREGULAR) return wideHash(node);
+    throw error;
+  }
+}
+
+// Keys whose characters add up to more than this are hashed: a decision tree over them would be slow to build and large.
+const WIDE_CHARACTERS = 65_536;
+// Keys that are prefixes of each other, nested deeper than this, are hashed too.
+const PREFIX_CHAIN = 8;
+const IRREGULAR = new Error('keys too irregular for a decision tree');
+
+/** The lookup by hash, for keys a decision tree serves badly: the segment found, hashed in place, and compared in its bucket. */
+function wideHash(node: Node): WideLookup {
+  const buckets = node.buckets!;
+  return (path, start, n) => {
+    let end = path.indexOf('/', start);
+    if (end === -1) end = n;
+    const bucket = buckets.get(spanHash(path, start, end));
+    if (bucket === undefined) return -1;
+    const length = end - start;
+    for (let i = 0; i < bucket.keys.length; i++) {
+      const key = bucket.keys[i]!;
+      if (key.length === length && path.startsWith(key, start)) return bucket.at[i]!;
+    }
+    return -1;
+  };
 }
 
 /** Items grouped by a number computed from each, in first-seen order. */

@@ -159,15 +159,19 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     layer = layer.flatMap((prefix) => largeWords.map((word) => `${prefix}/${word}`));
     for (const path of layer) largePaths.push(path, `${path}/`);
   }
-  // A chain of keys, each a prefix of the next, and keys alike but for one late character.
-  const chain = routes(
-    ...Array.from({ length: 40 }, (_, i) => resource('links', { index: ok, show: ok }, { path: 'a'.repeat(i + 1), param: 'x' })),
-    ...Array.from({ length: 20 }, (_, i) => resource('items', { index: ok, edit: ok }, { path: `item-number-${String(i).padStart(3, '0')}`, param: 'y' })),
-  );
-  const chainWords = [...Array.from({ length: 43 }, (_, i) => 'a'.repeat(i)), 'ab', 'aab', 'b', 'item-number-007', 'item-number-020', 'item-number-00', 'item-number-0070'];
+  // Chains of keys, each a prefix of the next: a short one in the decision tree, a long one hashed;
+  // and keys alike but for one late character, whose leaves compare the rest at once.
+  const chain = (letter: string, length: number) =>
+    Array.from({ length }, (_, i) => resource('links', { index: ok, show: ok }, { path: letter.repeat(i + 1), param: 'x' }));
+  const items = Array.from({ length: 20 }, (_, i) => resource('items', { index: ok, edit: ok }, { path: `item-number-${String(i).padStart(3, '0')}`, param: 'y' }));
+  const short = routes(...chain('a', 8), ...items);
+  const long = routes(...chain('a', 40), ...items);
+  // `bB` hashes as `aa` does: the hashed lookup must still compare the key.
+  const chainWords = [...Array.from({ length: 43 }, (_, i) => 'a'.repeat(i)), 'ab', 'aab', 'b', 'bB', 'item-number-007', 'item-number-020', 'item-number-00', 'item-number-0070', 'item-numbeR-007'];
   const chainPaths = chainWords.flatMap((word) => [`/${word}`, `/${word}/`, `/${word}/1`, `/${word}/1/edit`, `/${word}/%31`]);
   const cases: Array<[RouteTable, string[], number]> = [
-    [chain, chainPaths, 1024],
+    [short, chainPaths, 1024],
+    [long, chainPaths, 1024],
     [tricky, paths, 1024],
     // Values longer than the limit must be refused at the same point by both walks.
     [tricky, paths, 1],
@@ -215,6 +219,25 @@ function outcome(call: () => unknown): string {
     return (e as Error).message;
   }
 }
+
+test('compile() :: refuses a maxParamLength that is not a whole number, and methods that are not method names', () => {
+  for (const bad of [0, -1, 1.5, NaN, '10', 'abc']) {
+    assert.throws(() => compile(table, { maxParamLength: bad as number }), /maxParamLength must be a whole number of at least 1/, String(bad));
+  }
+  const h = () => 'h';
+  for (const method of ['GET /a', '', 'G"ET', 'GET\n', 42]) {
+    const route = { resource: 't', action: 'a', name: 't.a', method, path: '/b', params: [], body: false, handler: h } as unknown as Route;
+    assert.throws(() => compile([route]), /route t\.a: method must be an HTTP method name such as "GET"/, JSON.stringify(method));
+    assert.throws(() => routes(route), /route t\.a: method must be an HTTP method name/, JSON.stringify(method));
+  }
+});
+
+test('compile() :: a route too deep for generated code gets the general walk', () => {
+  const path = `/${Array(2500).fill('s').join('/')}`;
+  const m = compile([{ resource: 't', action: 'a', name: 't.a', method: 'GET', path, params: [], body: false, handler: () => 'h' } as unknown as Route]);
+  assert.not.ok(m.generated);
+  assert.is(brief(m.match('GET', path)), 't.a {}');
+});
 
 test('checkTable() :: refuses exactly the pairs of routes compile() refuses', () => {
   const h = () => 'h';
