@@ -208,6 +208,9 @@ function allowOf(methods: Iterable<string>): string {
   return [...known, ...[...set].filter((m) => !METHOD_ORDER.includes(m)).sort()].join(', ');
 }
 
+// Far past any real route, and well inside what the tree's recursive walks can take.
+const MAX_SEGMENTS = 256;
+
 // A method name is a token (RFC 9110): no spaces, so method lists joined with one stay unambiguous.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -218,6 +221,11 @@ function checkRoute(route: Route): void {
   }
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
     throw new RouteDefinitionError(`route ${route.name}: path must start with "/", got ${JSON.stringify(route.path)}`, route);
+  }
+  let segments = 0;
+  for (let i = 0; i < route.path.length; i++) if (route.path.charCodeAt(i) === 47) segments++;
+  if (segments > MAX_SEGMENTS) {
+    throw new RouteDefinitionError(`route ${route.name}: path has ${segments} segments; at most ${MAX_SEGMENTS} are allowed`, route);
   }
   const names = paramNames(route.path);
   if (!Array.isArray(route.params) || route.params.length !== names.length || names.some((name, i) => route.params[i] !== name)) {

@@ -232,11 +232,15 @@ test('compile() :: refuses a maxParamLength that is not a whole number, and meth
   }
 });
 
-test('compile() :: a route too deep for generated code gets the general walk', () => {
-  const path = `/${Array(2500).fill('s').join('/')}`;
-  const m = compile([{ resource: 't', action: 'a', name: 't.a', method: 'GET', path, params: [], body: false, handler: () => 'h' } as unknown as Route]);
+test('compile() :: a route too deep for generated code gets the general walk; a deeper one is refused', () => {
+  const make = (segments: number) =>
+    ({ resource: 't', action: 'a', name: 't.a', method: 'GET', path: `/${Array(segments).fill('s').join('/')}`, params: [], body: false, handler: () => 'h' }) as unknown as Route;
+  const m = compile([make(256)]);
   assert.not.ok(m.generated);
-  assert.is(brief(m.match('GET', path)), 't.a {}');
+  assert.is(brief(m.match('GET', make(256).path)), 't.a {}');
+  assert.is(brief(m.match('GET', make(255).path)), '404');
+  assert.throws(() => compile([make(257)]), /route t\.a: path has 257 segments; at most 256 are allowed/);
+  assert.throws(() => routes(make(2500)), /route t\.a: path has 2500 segments/);
 });
 
 test('checkTable() :: refuses exactly the pairs of routes compile() refuses', () => {
