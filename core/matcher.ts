@@ -427,7 +427,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   }
 
   // Most tables get a walk generated for their own tree; the rest, and processes that disallow code generation, the general one.
-  const generatedWalk = options.generate === false ? undefined : generateWalk(root, maxParamLength);
+  const generatedWalk = options.generate === false ? undefined : generateWalk(root, maxParamLength, answer);
   const walk = generatedWalk ?? interpretAnswer;
 
   /** The answer for the path `/`, whose routes have no params. */
@@ -506,9 +506,10 @@ type Walk = (path: string, method: string) => Match | undefined;
  * seven routes) share one generated function that reads its routes from an array and builds
  * answers through their builders: one function, kept hot, for a thousand resources. It answers
  * exactly what the general walk answers; `undefined` when the tree is too large or irregular
- * for it, or code cannot be generated here.
+ * for it, or code cannot be generated here. `general` answers routes of methods outside the
+ * fixed slots, from the values walked.
  */
-function generateWalk(root: Node, max: number): Walk | undefined {
+function generateWalk(root: Node, max: number, general: (slot: Slot, taken: readonly string[]) => Match): Walk | undefined {
   // Everything the generated code refers to, passed in as one array: routes, answers, lookups, shape functions, per-child data.
   const refs: unknown[] = [];
   const ref = (value: unknown): string => `R[${refs.push(value) - 1}]`;
@@ -615,7 +616,7 @@ function generateWalk(root: Node, max: number): Walk | undefined {
           const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[${next++}]`, inline: false, wide: false });
           if (inner === undefined) return undefined;
           const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
-          fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D${above}) { ${inner} return undefined; };`)(CAREFUL, buildFor, generalAnswer(max));
+          fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D${above}) { ${inner} return undefined; };`)(CAREFUL, buildFor, general);
           shapes.set(shape, fn);
         }
         functions.push(fn);
@@ -652,7 +653,7 @@ function generateWalk(root: Node, max: number): Walk | undefined {
       refs,
       CAREFUL,
       NullObject,
-      generalAnswer(max),
+      general,
     ) as Walk;
   } catch {
     // Code generation is disallowed here (--disallow-code-generation-from-strings): the general walk serves.
@@ -663,11 +664,6 @@ function generateWalk(root: Node, max: number): Walk | undefined {
 /** A slot's positional builder, made on the route's first match. */
 function buildFor(slot: Slot): Positional {
   return (slot.build = positionalFor(slot.route.params));
-}
-
-/** Answers for routes found by a method outside the fixed slots, from the values walked. */
-function generalAnswer(max: number): (slot: Slot, taken: readonly string[]) => Match {
-  return (slot, taken) => slot.found ?? (slot.answer ??= builderFor(slot.route.params))(slot.route, taken, max);
 }
 
 // Generated decision code is cut into functions of about this many characters, which V8 optimizes.
