@@ -136,5 +136,7 @@ export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   polka: () => createServer(plainPolka()),
   'sevenfold/polka': () => createServer(mount(polka(), sevenfoldPosts, { onError: () => {} }).handler as unknown as RequestListener),
   fastify: fastifyServer,
+  // The same raw dispatcher in a second process: how far two identical servers land apart in one run.
+  'raw (control)': () => createServer(raw),
 };
 

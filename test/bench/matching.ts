@@ -17,25 +17,40 @@ interface Lookup {
   readonly params: Record<string, string>;
 }
 
-/** Requests of every shape, spread over up to `spread` of the resources. */
-function requests(count: number, spread: number): Lookup[] {
-  const out: Lookup[] = [];
-  for (let i = 0; i < 64; i++) {
-    const name = count === 1 ? 'posts' : `r${((i % spread) * 7919) % count}s`;
-    const param = count === 1 ? 'post_id' : `${name.slice(0, -1)}_id`;
-    const id = String(1000 + i);
-    const member = { [param]: id };
-    out.push(
-      { method: 'GET', path: `/${name}`, pattern: `/${name}`, params: {} },
-      { method: 'GET', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
-      { method: 'GET', path: `/${name}/${id}/edit`, pattern: `/${name}/:${param}/edit`, params: member },
-      { method: 'GET', path: `/${name}/${id}/new`, pattern: `/${name}/:${param}/new`, params: member },
-      { method: 'POST', path: `/${name}`, pattern: `/${name}`, params: {} },
-      { method: 'PUT', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
-      { method: 'DELETE', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
-    );
+/** The seven requests of one resource of the table, for one id. */
+function sevenOf(count: number, resource: number, id: string): Lookup[] {
+  const name = count === 1 ? 'posts' : `r${resource}s`;
+  const param = count === 1 ? 'post_id' : `${name.slice(0, -1)}_id`;
+  const member = { [param]: id };
+  return [
+    { method: 'GET', path: `/${name}`, pattern: `/${name}`, params: {} },
+    { method: 'GET', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
+    { method: 'GET', path: `/${name}/${id}/edit`, pattern: `/${name}/:${param}/edit`, params: member },
+    { method: 'GET', path: `/${name}/${id}/new`, pattern: `/${name}/:${param}/new`, params: member },
+    { method: 'POST', path: `/${name}`, pattern: `/${name}`, params: {} },
+    { method: 'PUT', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
+    { method: 'DELETE', path: `/${name}/${id}`, pattern: `/${name}/:${param}`, params: member },
+  ];
+}
+
+/** How requests are spread: in turn over `spread` resources, or (`'random'`) drawn at random from every route of the table. */
+export type Spread = number | 'random';
+
+/**
+ * Requests of every shape: 448 in a fixed cycle over up to `spread` resources, or 7 000 drawn
+ * uniformly from every resource and action (a seeded draw, the same in every process).
+ */
+function requests(count: number, spread: Spread): Lookup[] {
+  if (spread !== 'random') {
+    return Array.from({ length: 64 }, (_, i) => sevenOf(count, ((i % spread) * 7919) % count, String(1000 + i))).flat();
   }
-  return out;
+  let seed = 7;
+  // A small linear congruential generator: the same draw in every child, without a dependency.
+  const draw = (below: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return seed % below;
+  };
+  return Array.from({ length: 7000 }, (_, i) => sevenOf(count, draw(count), String(1000 + (i % 997)))[draw(7)]!);
 }
 
 /** The matchers compared, each made from a table into a lookup that answers the route and params found. */
@@ -67,7 +82,7 @@ function findMyWay(t: RouteTable, compiled: boolean): (method: string, path: str
  * matcher's code shares its call sites: checks every request's route and params, warms up, and
  * gives a function that times `iterations` lookups and answers lookups per second.
  */
-export function lookupTrial(name: string, count: number, spread: number, iterations = 1_000_000): () => number {
+export function lookupTrial(name: string, count: number, spread: Spread, iterations = 1_000_000): () => number {
   const find = MATCHERS[name]!(table(count));
   const list = requests(count, spread);
   for (const item of list) {

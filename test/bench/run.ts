@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { WORKLOAD } from './apps.js';
-import { MATCHERS, type buildFigures } from './matching.js';
+import { MATCHERS, type buildFigures, type Spread } from './matching.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
 // shared 2-core machine absolute numbers move 10-20% from run to run, ratios much less.
@@ -11,7 +11,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',');
-const NAMES = ['raw', 'sevenfold/node', 'polka', 'sevenfold/polka', 'fastify'].filter((n) => ONLY === undefined || ONLY.includes(n));
+const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'sevenfold/polka', 'fastify', 'raw (control)'];
 // BENCH_METHODS=GET (or POST,DELETE…) narrows the workload to those requests.
 const METHODS = process.env.BENCH_METHODS?.split(',');
 const REQUESTS = WORKLOAD.filter((item) => METHODS === undefined || METHODS.includes(item.method));
@@ -83,6 +83,20 @@ const median = (values: number[]) => {
 };
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 
+// The raw dispatcher again, in a process of its own: an A/A comparison that measures the run's own floor.
+const CONTROL = 'raw (control)';
+const floor = (figures: string) =>
+  `${CONTROL} is the raw dispatcher again in a second process, so its ratios (${figures}) are how far two identical servers land apart in this run: differences of that size are noise.`;
+
+/**
+ * The order of a round: each starts one place later and every other one runs backwards, so no
+ * variant is always first, last or right after the same neighbour (the control showed a few % for place alone).
+ */
+function order<T>(items: readonly T[], round: number): T[] {
+  const rotated = items.map((_, i) => items[(i + round) % items.length]!);
+  return round % 2 === 0 ? rotated : rotated.reverse();
+}
+
 async function http(): Promise<string> {
   const servers: Server[] = [];
   for (const name of NAMES) servers.push(await start(name));
@@ -91,11 +105,7 @@ async function http(): Promise<string> {
     for (const server of servers) await load(server, 1); // warm-up: JIT, connection pools
     const samples = new Map<string, Sample[]>(NAMES.map((n) => [n, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      // Each round starts one place later, so no variant always runs first or last.
-      for (let i = 0; i < servers.length; i++) {
-        const server = servers[(i + round) % servers.length]!;
-        samples.get(server.name)!.push(await load(server, SECONDS));
-      }
+      for (const server of order(servers, round)) samples.get(server.name)!.push(await load(server, SECONDS));
       process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
     }
     const raw = samples.get('raw');
@@ -113,6 +123,12 @@ async function http(): Promise<string> {
       lines.push(
         `| ${name} | ${Math.round(median(rps))} | ${Math.round(Math.min(...rps))}–${Math.round(Math.max(...rps))} | ${fixed(rpsRatio)}× | ${fixed(median(cpuUs), 1)} | ${fixed(Math.min(...cpuUs), 1)}–${fixed(Math.max(...cpuUs), 1)} | ${fixed(cpuRatio)}× | ${median(s.map((x) => x.p99))} |`,
       );
+    }
+    const control = samples.get(CONTROL);
+    if (raw && control) {
+      const cpuOff = median(control.map((x, i) => x.cpuPerRequest / raw[i]!.cpuPerRequest));
+      const rpsOff = median(control.map((x, i) => x.rps / raw[i]!.rps));
+      lines.push('', floor(`CPU ${fixed(cpuOff)}×, req/s ${fixed(rpsOff)}×`));
     }
     return lines.join('\n');
   } finally {
@@ -144,10 +160,7 @@ async function inProcess(): Promise<string> {
     for (const name of NAMES) await round(name); // warm-up
     const samples = new Map<string, number[]>(NAMES.map((n) => [n, []]));
     for (let r = 0; r < ROUNDS; r++) {
-      for (let i = 0; i < NAMES.length; i++) {
-        const name = NAMES[(i + r) % NAMES.length]!;
-        samples.get(name)!.push(await round(name));
-      }
+      for (const name of order(NAMES, r)) samples.get(name)!.push(await round(name));
     }
     const raw = samples.get('raw');
     const lines = ['| variant | CPU µs/req (median) | spread | vs raw |', '|---|---|---|---|'];
@@ -155,6 +168,8 @@ async function inProcess(): Promise<string> {
       const ratio = raw ? median(s.map((x, i) => x / raw[i]!)) : NaN;
       lines.push(`| ${name} | ${fixed(median(s))} | ${fixed(Math.min(...s))}–${fixed(Math.max(...s))} | ${fixed(ratio)}× |`);
     }
+    const control = samples.get(CONTROL);
+    if (raw && control) lines.push('', floor(`${fixed(median(control.map((x, i) => x / raw[i]!)))}×`));
     return lines.join('\n');
   } finally {
     for (const child of children.values()) {
@@ -173,15 +188,14 @@ async function matchingChild(args: string[]): Promise<{ child: ChildProcess; mes
 }
 
 /** Lookups per second of each matcher on one table, each in its own process, in interleaved trials. */
-async function lookups(count: number, spread: number): Promise<Map<string, number[]>> {
+async function lookups(count: number, spread: Spread): Promise<Map<string, number[]>> {
   const names = Object.keys(MATCHERS);
   const children = new Map<string, ChildProcess>();
   try {
     for (const name of names) children.set(name, (await matchingChild([name, String(count), String(spread)])).child);
     const samples = new Map<string, number[]>(names.map((n) => [n, []]));
     for (let r = 0; r < 7; r++) {
-      for (let i = 0; i < names.length; i++) {
-        const name = names[(i + r) % names.length]!;
+      for (const name of order(names, r)) {
         const child = children.get(name)!;
         child.send('trial');
         const [message] = (await once(child, 'message')) as [{ rate: number }];
@@ -204,11 +218,14 @@ async function matching(): Promise<string> {
     `| table | routes | ${names.map((n) => `${n} lookups/s`).join(' | ')} | ${others.map((n) => `sevenfold vs ${n}`).join(' | ')} |`,
     `|---|---|${names.map(() => '---|').join('')}${others.map(() => '---|').join('')}`,
   ];
-  const tables: Array<[label: string, count: number, spread: number]> = [
+  const tables: Array<[label: string, count: number, spread: Spread]> = [
     ['posts', 1, 64],
     ['100 resources × 7', 100, 64],
     ['1 000 resources × 7', 1000, 64],
     ['1 000 resources × 7, every request on one', 1000, 1],
+    // The harshest traffic: no resource is requested more than another, and the order never repeats.
+    ['posts, random order', 1, 'random'],
+    ['1 000 resources × 7, random over all', 1000, 'random'],
   ];
   // Medians by table and matcher, for the flatness figures.
   const medians: Array<Map<string, number>> = [];
@@ -220,12 +237,12 @@ async function matching(): Promise<string> {
     const ratios = others.map((n) => `${fixed(median(sf.map((x, i) => x / samples.get(n)![i]!)))}×`);
     lines.push(`| ${label} | ${count * 7} | ${names.map((n) => `${(median(samples.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`);
   }
-  const [posts, , spread, one] = medians as [Map<string, number>, Map<string, number>, Map<string, number>, Map<string, number>];
+  const [posts, , spread, one, postsRandom, random] = medians as Array<Map<string, number>> as [Map<string, number>, Map<string, number>, Map<string, number>, Map<string, number>, Map<string, number>, Map<string, number>];
   lines.push(
     '',
-    'Cost of a lookup with 1 000 resources against posts alone (flat is 1.00×), with requests spread over 64 resources and with every request on one:',
+    'Cost of a lookup with 1 000 resources against posts alone (flat is 1.00×): requests spread over 64 resources, every request on one, and random over every route (against posts in random order):',
     '',
-    ...names.map((n) => `- ${n}: ${fixed(posts.get(n)! / spread.get(n)!)}× spread, ${fixed(posts.get(n)! / one.get(n)!)}× on one`),
+    ...names.map((n) => `- ${n}: ${fixed(posts.get(n)! / spread.get(n)!)}× spread, ${fixed(posts.get(n)! / one.get(n)!)}× on one, ${fixed(postsRandom.get(n)! / random.get(n)!)}× random`),
   );
   const builds: Array<ReturnType<typeof buildFigures>> = [];
   for (let i = 0; i < 3; i++) builds.push((await matchingChild(['build', '1000'])).message.build!);
