@@ -24,7 +24,8 @@ export interface MatcherOptions {
 
 /** One path segment position in the tree: static children first, then one param child. */
 interface Node {
-  readonly statics: Map<string, Node>;
+  /** `NO_STATICS` until the node gets a static child: most nodes (route ends, params) never do. */
+  statics: Map<string, Node>;
   param: Node | undefined;
   /** Routes ending here by method; `undefined` where no route ends. */
   methods: Record<string, Route> | undefined;
@@ -66,27 +67,44 @@ function spanHash(text: string, start: number, end: number): number {
   return h;
 }
 
-/** Fills in the comparison lists once the tree is complete. */
+/**
+ * Fills in the comparison lists once the tree is complete. Wide nodes (no `keys`) get their
+ * buckets only where a hash serves them (`bucketsOf`): a generated walk mostly has no use for them.
+ */
 function seal(node: Node): void {
   if (node.methods !== undefined) node.allow = allowFor(Object.keys(node.methods));
-  if (node.statics.size <= FEW) {
+  if (node.statics.size === 0) {
+    node.keys = NO_KEYS;
+    node.children = NO_CHILDREN;
+  } else if (node.statics.size <= FEW) {
     node.keys = [...node.statics.keys()];
     node.children = [...node.statics.values()];
-  } else {
-    const buckets = new Map<number, Bucket>();
-    let at = 0;
-    for (const [key, child] of node.statics) {
-      const h = spanHash(key, 0, key.length);
-      let bucket = buckets.get(h);
-      if (bucket === undefined) buckets.set(h, (bucket = { keys: [], children: [], at: [] }));
-      bucket.keys.push(key);
-      bucket.children.push(child);
-      bucket.at.push(at++);
-    }
-    node.buckets = buckets;
   }
   for (const child of node.statics.values()) seal(child);
   if (node.param !== undefined) seal(node.param);
+}
+
+/** A wide node's static children by the hash of their segment, made on first use. */
+function bucketsOf(node: Node): Map<number, Bucket> {
+  if (node.buckets !== undefined) return node.buckets;
+  const buckets = new Map<number, Bucket>();
+  let at = 0;
+  for (const [key, child] of node.statics) {
+    const h = spanHash(key, 0, key.length);
+    let bucket = buckets.get(h);
+    if (bucket === undefined) buckets.set(h, (bucket = { keys: [], children: [], at: [] }));
+    bucket.keys.push(key);
+    bucket.children.push(child);
+    bucket.at.push(at++);
+  }
+  return (node.buckets = buckets);
+}
+
+/** Gives every wide node of a tree its buckets, before the general walk reads them. */
+function hashWide(node: Node): void {
+  if (node.keys === undefined) bucketsOf(node);
+  for (const child of node.statics.values()) hashWide(child);
+  if (node.param !== undefined) hashWide(node.param);
 }
 
 type Found = Extract<Match, { kind: 'found' }>;
@@ -169,9 +187,14 @@ const NOT_FOUND: Match = Object.freeze({ kind: 'not-found' });
 const NO_PARAMS: Record<string, string> = Object.freeze(new NullObject());
 // Control characters in a decoded segment are never part of a legitimate resource path.
 const CONTROL = /[\u0000-\u001f\u007f]/;
+// Shared by every node without static children, which is most of them: a Map each was most of a build's garbage.
+// Never added to: `insert` gives a node its own Map before its first static child.
+const NO_STATICS = new Map<string, Node>();
+const NO_KEYS = Object.freeze([]) as unknown as string[];
+const NO_CHILDREN = Object.freeze([]) as unknown as Node[];
 function newNode(): Node {
   return {
-    statics: new Map(),
+    statics: NO_STATICS,
     param: undefined,
     methods: undefined,
     allow: '',
@@ -214,6 +237,9 @@ const MAX_SEGMENTS = 256;
 // A method name is a token (RFC 9110): no spaces, so method lists joined with one stay unambiguous.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+// Frozen tables of frozen routes that passed `checkTable` (as `routes()` returns them): `compile()` does not check their routes again.
+const CHECKED = new WeakSet<RouteTable>();
+
 /** Throws unless the route's method is a method name, its path a path, and its params the ones the path names. */
 function checkRoute(route: Route): void {
   if (typeof route.method !== 'string' || !TOKEN.test(route.method)) {
@@ -227,13 +253,29 @@ function checkRoute(route: Route): void {
   if (segments > MAX_SEGMENTS) {
     throw new RouteDefinitionError(`route ${route.name}: path has ${segments} segments; at most ${MAX_SEGMENTS} are allowed`, route);
   }
-  const names = paramNames(route.path);
-  if (!Array.isArray(route.params) || route.params.length !== names.length || names.some((name, i) => route.params[i] !== name)) {
+  if (!paramsMatch(route.path, route.params)) {
+    const names = paramNames(route.path);
     throw new RouteDefinitionError(
       `route ${route.name}: params ${JSON.stringify(route.params)} do not match the path ${route.path}, which names ${JSON.stringify(names)}`,
       route,
     );
   }
+}
+
+/** Whether `params` lists exactly the param names of `path`, in order, compared in place (no split). */
+function paramsMatch(path: string, params: readonly string[]): boolean {
+  if (!Array.isArray(params)) return false;
+  let count = 0;
+  for (let start = 1; start <= path.length; ) {
+    let end = path.indexOf('/', start);
+    if (end === -1) end = path.length;
+    if (path.charCodeAt(start) === 58 /* : */) {
+      const name = params[count++];
+      if (typeof name !== 'string' || name.length !== end - start - 1 || !path.startsWith(name, start + 1)) return false;
+    }
+    start = end + 1;
+  }
+  return count === params.length;
 }
 
 function twice(taken: Route, route: Route): RouteDefinitionError {
@@ -243,13 +285,14 @@ function twice(taken: Route, route: Route): RouteDefinitionError {
   );
 }
 
-function insert(root: Node, route: Route): Node {
-  checkRoute(route);
+function insert(root: Node, route: Route, checked: boolean): Node {
+  if (!checked) checkRoute(route);
   let node = root;
   for (const segment of route.path === '/' ? [] : route.path.slice(1).split('/')) {
     if (segment.startsWith(':')) {
       node = node.param ??= newNode();
     } else {
+      if (node.statics === NO_STATICS) node.statics = new Map();
       let next = node.statics.get(segment);
       if (next === undefined) node.statics.set(segment, (next = newNode()));
       node = next;
@@ -307,15 +350,20 @@ function slotFor(node: Node, method: string): Slot | undefined {
  * matcher: two routes are alike when their methods and path shapes (param names erased) are,
  * which is when `compile()` would put them at the same node.
  */
-export function checkTable(table: RouteTable): void {
+export function checkTable(table: RouteTable, valid?: readonly boolean[]): void {
   const seen = new Map<string, Route>();
-  for (const route of table) {
-    checkRoute(route);
+  let frozen = Object.isFrozen(table);
+  for (let i = 0; i < table.length; i++) {
+    const route = table[i]!;
+    if (valid?.[i] !== true) checkRoute(route);
     const key = `${route.method} ${shapeOf(route.path)}`;
     const taken = seen.get(key);
     if (taken !== undefined) throw twice(taken, route);
     seen.set(key, route);
+    frozen &&= Object.isFrozen(route) && Object.isFrozen(route.params);
   }
+  // Nothing in a frozen table of frozen routes can change after this check, so compiling it need not repeat it.
+  if (frozen) CHECKED.add(table);
 }
 
 /**
@@ -339,7 +387,8 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     throw new TypeError(`maxParamLength must be a whole number of at least 1, got ${String(maxParamLength)}`);
   }
   const root = newNode();
-  for (const route of table) insert(root, route);
+  const checked = CHECKED.has(table);
+  for (const route of table) insert(root, route, checked);
   seal(root);
   // Param values and backtracking points of the walk under way; match() never yields, so one set serves all.
   const values: string[] = [];
@@ -428,6 +477,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
 
   // Most tables get a walk generated for their own tree; the rest, and processes that disallow code generation, the general one.
   const generatedWalk = options.generate === false ? undefined : generateWalk(root, maxParamLength, answer);
+  if (generatedWalk === undefined) hashWide(root);
   const walk = generatedWalk ?? interpretAnswer;
 
   /** The answer for the path `/`, whose routes have no params. */
@@ -523,7 +573,8 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   const shapeNumber = (node: Node, depth: number): number | undefined => {
     if (node.keys === undefined) return undefined;
     let description = `${depth}`;
-    for (const [method] of served(node)) description += ` ${method}`;
+    // The methods `served` lists, named without building its list: this runs for every node below a wide one.
+    for (const method of METHOD_ORDER) if ((method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET']) !== undefined) description += ` ${method}`;
     if (node.other !== undefined) description += ' *';
     for (let i = 0; i < node.keys.length; i++) {
       const inner = shapeNumber(node.children![i]!, depth);
@@ -641,8 +692,11 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   };
 
   // Segments are compared raw, so a static segment that is a dot segment or holds an escape is left to the general walk.
-  const plain = (node: Node): boolean =>
-    [...node.statics].every(([key, child]) => key !== '.' && key !== '..' && !key.includes('%') && plain(child)) && (node.param === undefined || plain(node.param));
+  const plain = (node: Node): boolean => {
+    for (const key of node.statics.keys()) if (key === '.' || key === '..' || key.includes('%')) return false;
+    for (const child of node.statics.values()) if (!plain(child)) return false;
+    return node.param === undefined || plain(node.param);
+  };
   try {
     // Inside the try: a tree deep enough to exhaust the stack gets the general walk, as any tree generation fails on.
     if (!plain(root)) return undefined;
@@ -684,6 +738,9 @@ function wideLookup(node: Node): WideLookup {
   for (const key of keys) characters += key.length;
   if (characters > WIDE_CHARACTERS) return wideHash(node);
   const parts: unknown[] = [];
+  // One stamp per counting pass: a character was seen in this pass when its entry holds the current stamp.
+  const stamps = new Int32Array(65_536);
+  let stamp = 0;
   // The segment is not scanned first: each key's end is checked where the key is known.
   const ends = (length: number): string => `(start + ${length} === n || path.charCodeAt(start + ${length}) === 47)`;
   const leaf = (i: number, seen: readonly number[]): string => {
@@ -703,17 +760,26 @@ function wideLookup(node: Node): WideLookup {
     // Only places every key in the group has are read to choose: past its end a segment reads `/` or nothing, which no key holds.
     let shortest = Infinity;
     for (const i of group) shortest = Math.min(shortest, keys[i]!.length);
+    // Distinct characters per place are counted with stamps, and only the place chosen is grouped: most of a cold build went to grouping.
     let best = -1;
-    let split = new Map<number, number[]>();
+    let most = 0;
     for (let pos = 0; pos < shortest; pos++) {
       if (seen.includes(pos)) continue;
-      const by = groupBy(group, (i) => keys[i]!.charCodeAt(pos));
-      if (by.size > split.size) [best, split] = [pos, by];
+      stamp++;
+      let distinct = 0;
+      for (const i of group) {
+        const c = keys[i]!.charCodeAt(pos);
+        if (stamps[c] !== stamp) {
+          stamps[c] = stamp;
+          distinct++;
+        }
+      }
+      if (distinct > most) [best, most] = [pos, distinct];
     }
     let code: string;
-    if (split.size > 1) {
+    if (most > 1) {
       code = `switch (path.charCodeAt(start + ${best})) { `;
-      for (const [c, sub] of split) code += `case ${c}: { ${decide(sub, [...seen, best], chain)} } `;
+      for (const [c, sub] of groupBy(group, (i) => keys[i]!.charCodeAt(best))) code += `case ${c}: { ${decide(sub, [...seen, best], chain)} } `;
       code += 'default: return -1; }';
     } else {
       // Every key agrees up to the shortest one's end, so the shortest is a prefix of the rest: its end decides.
@@ -744,7 +810,7 @@ const IRREGULAR = new Error('keys too irregular for a decision tree');
 
 /** The lookup by hash, for keys a decision tree serves badly: the segment found, hashed in place, and compared in its bucket. */
 function wideHash(node: Node): WideLookup {
-  const buckets = node.buckets!;
+  const buckets = bucketsOf(node);
   return (path, start, n) => {
     let end = path.indexOf('/', start);
     if (end === -1) end = n;

@@ -9,7 +9,8 @@ export function paramNames(path: string): string[] {
 
 /** A path pattern with the parameter names erased, so `/a/:x` and `/a/:y` compare equal. */
 export function shapeOf(path: string): string {
-  return path.replace(/\/:[^/]+/g, '/:');
+  // Most paths of a table name no param, and those are their own shape: no copy is made.
+  return path.includes('/:') ? path.replace(/\/:[^/]+/g, '/:') : path;
 }
 
 type PathArgs<Path extends string> = [ParamKeys<Path>] extends [never]

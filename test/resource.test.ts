@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ACTION_NAMES, resource, RouteDefinitionError, routes, type Route } from '../core/index.js';
+import { ACTION_NAMES, compile, resource, RouteDefinitionError, routes, type Route } from '../core/index.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
@@ -119,6 +119,25 @@ test('routes() :: accepts single routes and rejects what holds none', () => {
   const posts = resource('posts', { show: ok });
   assert.is(routes(posts.actions.show)[0], posts.actions.show);
   assert.throws(() => routes(42 as never), /expected a resource, a route table or a route/);
+});
+
+test('routes() :: checks each route resource() did not build, and compile() checks again what could have changed since', () => {
+  const posts = resource('posts', { show: ok });
+  const bad = { ...posts.actions.show, path: 'posts' };
+  // A resource's lookalike is not trusted as one: its routes are checked one by one.
+  assert.throws(() => routes(posts, { ...posts, routes: [bad] } as never), /path must start with "\/"/);
+  assert.throws(() => routes(posts, [bad]), /path must start with "\/"/);
+  const renamed = Object.freeze({ ...posts.actions.show, params: Object.freeze(['id']) });
+  assert.throws(() => routes(renamed), /params \["id"\] do not match the path \/posts\/:post_id/);
+  // A route that is not frozen can change after routes() checked it, so compile() checks it again.
+  const loose = { ...posts.actions.show, path: '/drafts/:post_id' };
+  const table = routes(loose);
+  loose.path = 'drafts';
+  assert.throws(() => compile(table), /path must start with "\/"/);
+  // A table of frozen routes is checked once, and compiles to the same answers.
+  const m = compile(routes(posts, resource('tags', { index: ok })));
+  assert.is(m.match('GET', '/posts/7').kind, 'found');
+  assert.is(m.match('GET', '/tags').kind, 'found');
 });
 
 test.run();
