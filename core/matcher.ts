@@ -288,15 +288,21 @@ function twice(taken: Route, route: Route): RouteDefinitionError {
 function insert(root: Node, route: Route, checked: boolean): Node {
   if (!checked) checkRoute(route);
   let node = root;
-  for (const segment of route.path === '/' ? [] : route.path.slice(1).split('/')) {
-    if (segment.startsWith(':')) {
+  const path = route.path;
+  // Segment by segment in place, a trailing empty one included, as `path.slice(1).split('/')` would give them.
+  for (let start = 1; path !== '/' && start <= path.length; ) {
+    let end = path.indexOf('/', start);
+    if (end === -1) end = path.length;
+    if (path.charCodeAt(start) === 58 /* : */) {
       node = node.param ??= newNode();
     } else {
+      const segment = path.slice(start, end);
       if (node.statics === NO_STATICS) node.statics = new Map();
       let next = node.statics.get(segment);
       if (next === undefined) node.statics.set(segment, (next = newNode()));
       node = next;
     }
+    start = end + 1;
   }
   const methods = (node.methods ??= new NullObject() as Record<string, Route>);
   const taken = methods[route.method];
@@ -317,7 +323,7 @@ function insert(root: Node, route: Route, checked: boolean): Node {
 function served(node: Node): Array<[method: string, slot: Slot]> {
   const out: Array<[string, Slot]> = [];
   for (const method of METHOD_ORDER) {
-    const slot = method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET'];
+    const slot = slotFor(node, method);
     if (slot !== undefined) out.push([method, slot]);
   }
   return out;
@@ -574,7 +580,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     if (node.keys === undefined) return undefined;
     let description = `${depth}`;
     // The methods `served` lists, named without building its list: this runs for every node below a wide one.
-    for (const method of METHOD_ORDER) if ((method === 'HEAD' ? (node.HEAD ?? node.GET) : node[method as 'GET']) !== undefined) description += ` ${method}`;
+    for (const method of METHOD_ORDER) if (slotFor(node, method) !== undefined) description += ` ${method}`;
     if (node.other !== undefined) description += ' *';
     for (let i = 0; i < node.keys.length; i++) {
       const inner = shapeNumber(node.children![i]!, depth);
@@ -593,9 +599,12 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
 
   /** A subtree's answers, slots and method maps, in the order the code for its shape reads them. */
   const dataOf = (node: Node, out: Data): Data => {
-    for (const [, slot] of served(node)) out.push(slot.found ?? slot);
+    for (const method of METHOD_ORDER) {
+      const slot = slotFor(node, method);
+      if (slot !== undefined) out.push(slot.found ?? slot);
+    }
     if (node.other !== undefined) out.push(node.other);
-    node.children!.forEach((child) => dataOf(child, out));
+    for (const child of node.children!) dataOf(child, out);
     if (node.param !== undefined) dataOf(node.param, out);
     return out;
   };
