@@ -310,15 +310,18 @@ test('compile() :: refuses a route whose params do not match its path', () => {
 });
 
 test('compile() :: matches without code generation where it is disallowed', async () => {
-  const script = `import { compile, resource } from ${JSON.stringify(new URL('../core/index.js', import.meta.url).href)};
+  const script = `import { compile, resource, routes } from ${JSON.stringify(new URL('../core/index.js', import.meta.url).href)};
 const m = compile(resource('posts', { show: () => 1 }).routes);
 const a = m.match('GET', '/posts/7');
-console.log(JSON.stringify({ kind: a.kind, params: { ...a.params }, long: m.match('GET', '/posts/' + 'x'.repeat(2000)).kind }));`;
+// Twenty resources make a wide root, whose children the general walk finds by hash.
+const wide = compile(routes(...Array.from({ length: 20 }, (_, i) => resource('r' + i + 's', { show: () => 1 }))));
+const b = wide.match('GET', '/r17s/8');
+console.log(JSON.stringify({ kind: a.kind, params: { ...a.params }, long: m.match('GET', '/posts/' + 'x'.repeat(2000)).kind, wide: [b.kind, { ...b.params }, wide.match('GET', '/r20s/8').kind, wide.generated] }));`;
   const { execFile } = await import('node:child_process');
   const out = await new Promise<string>((resolve, reject) =>
     execFile('node', ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
-  assert.equal(JSON.parse(out), { kind: 'found', params: { post_id: '7' }, long: 'bad-request' });
+  assert.equal(JSON.parse(out), { kind: 'found', params: { post_id: '7' }, long: 'bad-request', wide: ['found', { r17_id: '8' }, 'not-found', false] });
 });
 
 test('compile() :: refuses two routes with the same method and path shape', () => {
