@@ -3,15 +3,16 @@
  * `member` actions carry the resource's id parameter; `suffix` follows it; `body` says
  * whether the request body is read and parsed before the handler runs.
  */
-export const ACTIONS = {
-  index: { method: 'GET', member: false, suffix: '', body: false },
-  show: { method: 'GET', member: true, suffix: '', body: false },
-  new: { method: 'GET', member: true, suffix: '/new', body: false },
-  edit: { method: 'GET', member: true, suffix: '/edit', body: false },
-  create: { method: 'POST', member: false, suffix: '', body: true },
-  update: { method: 'PUT', member: true, suffix: '', body: true },
-  destroy: { method: 'DELETE', member: true, suffix: '', body: false },
-} as const;
+// Frozen through: resource() builds routes from these shapes and trusts them without checking.
+export const ACTIONS = Object.freeze({
+  index: Object.freeze({ method: 'GET', member: false, suffix: '', body: false } as const),
+  show: Object.freeze({ method: 'GET', member: true, suffix: '', body: false } as const),
+  new: Object.freeze({ method: 'GET', member: true, suffix: '/new', body: false } as const),
+  edit: Object.freeze({ method: 'GET', member: true, suffix: '/edit', body: false } as const),
+  create: Object.freeze({ method: 'POST', member: false, suffix: '', body: true } as const),
+  update: Object.freeze({ method: 'PUT', member: true, suffix: '', body: true } as const),
+  destroy: Object.freeze({ method: 'DELETE', member: true, suffix: '', body: false } as const),
+});
 
 /** One of the seven action names. */
 export type Action = keyof typeof ACTIONS;

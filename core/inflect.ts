@@ -12,8 +12,8 @@
  * Where no rule applies, `resource()` requires `options.param`, at compile time and at run time.
  */
 
-/** Plurals the suffix rules get wrong, mapped to their singular. */
-export const IRREGULAR = {
+/** Plurals the suffix rules get wrong, mapped to their singular; frozen, as `resource()` trusts the names made from it. */
+export const IRREGULAR = Object.freeze({
   people: 'person',
   men: 'man',
   women: 'woman',
@@ -54,10 +54,10 @@ export const IRREGULAR = {
   potatoes: 'potato',
   tomatoes: 'tomato',
   echoes: 'echo',
-} as const;
+} as const);
 
 /** Words whose singular is the word itself. */
-export const UNCOUNTABLE = [
+export const UNCOUNTABLE = Object.freeze([
   'news',
   'series',
   'species',
@@ -74,7 +74,7 @@ export const UNCOUNTABLE = [
   'hardware',
   'advice',
   'money',
-] as const;
+] as const);
 
 type Irregular = typeof IRREGULAR;
 type Uncountable = (typeof UNCOUNTABLE)[number];

@@ -3,6 +3,7 @@ import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError } from './errors.js';
 import { idParam, type IdParam } from './inflect.js';
 import { checkTable } from './matcher.js';
+import { NullObject } from './null-object.js';
 import type { ActionSchema, Handler, Params, Route, RouteTable } from './types.js';
 
 /** Options of `resource()`; each one changes the table, and the listing shows the result. */
@@ -111,6 +112,8 @@ export function resource(name: string, handlers: Record<string, unknown>, option
     throw new RouteDefinitionError(`${call}: handlers must be an object such as { index, show }`, { resource: name });
   }
   const opts = checkOptions(call, name, options);
+  // Each handler is read once, as each option is: what was checked is what the routes get.
+  const given: Partial<Record<Action, Handler>> = new NullObject();
   for (const key of Object.keys(handlers)) {
     if (!isAction(key)) {
       throw new RouteDefinitionError(
@@ -125,9 +128,10 @@ export function resource(name: string, handlers: Record<string, unknown>, option
         action: key,
       });
     }
+    given[key] = handler as Handler | undefined;
   }
   for (const action of opts.only ?? []) {
-    if (handlers[action] === undefined) {
+    if (given[action] === undefined) {
       throw new RouteDefinitionError(`${call}: ${name}#${action} is listed in "only" but has no handler`, { resource: name, action });
     }
   }
@@ -140,13 +144,13 @@ export function resource(name: string, handlers: Record<string, unknown>, option
   }
   const segment = opts.path ?? name;
   const actions = ACTION_NAMES.filter(
-    (action) => handlers[action] !== undefined && (opts.only?.includes(action) ?? true) && !opts.except?.includes(action),
+    (action) => given[action] !== undefined && (opts.only?.includes(action) ?? true) && !opts.except?.includes(action),
   );
   if (actions.length === 0) {
     throw new RouteDefinitionError(`${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`, { resource: name });
   }
   // Valid and distinct by construction, its name, path and param checked above: routes() checks tables combined.
-  const table = actions.map((action) => actionRoute(name, action, segment, param, handlers[action] as Handler, opts.schemas?.[action]));
+  const table = actions.map((action) => actionRoute(name, action, segment, param, given[action]!, opts.schemas?.[action]));
   return built(Object.freeze({
     name,
     param,
@@ -188,14 +192,16 @@ function checkOptions(call: string, name: string, options: unknown): ResourceOpt
   if (options === null || typeof options !== 'object') {
     throw new RouteDefinitionError(`${call}: options must be an object`, { resource: name });
   }
-  const opts = options as Record<string, unknown>;
-  for (const key of Object.keys(opts)) {
+  const given = options as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
     if (!(OPTION_KEYS as readonly string[]).includes(key)) {
       throw new RouteDefinitionError(`${call}: unknown option "${key}"${suggest(key, OPTION_KEYS)}; options are ${OPTION_KEYS.join(', ')}`, {
         resource: name,
       });
     }
   }
+  // Each option is read once: a getter could answer differently after the check, and the routes built from them are trusted.
+  const opts = { only: given.only, except: given.except, param: given.param, path: given.path, schemas: given.schemas };
   if (opts.only !== undefined && opts.except !== undefined) {
     throw new RouteDefinitionError(`${call}: use "only" or "except", not both`, { resource: name });
   }
@@ -218,6 +224,7 @@ function checkOptions(call: string, name: string, options: unknown): ResourceOpt
     if (opts.schemas === null || typeof opts.schemas !== 'object') {
       throw new RouteDefinitionError(`${call}: "schemas" must be an object keyed by action, e.g. { create: { body } }`, { resource: name });
     }
+    const schemas = new NullObject() as Record<string, unknown>;
     for (const [action, schema] of Object.entries(opts.schemas)) {
       if (!isAction(action)) {
         throw new RouteDefinitionError(`${call}: "schemas" names unknown action "${action}"${suggest(action, ACTION_NAMES)}`, { resource: name, action });
@@ -225,7 +232,9 @@ function checkOptions(call: string, name: string, options: unknown): ResourceOpt
       if (schema === null || typeof schema !== 'object') {
         throw new RouteDefinitionError(`${call}: the schema of ${name}#${action} must be an object such as { body, response }`, { resource: name, action });
       }
+      schemas[action] = schema;
     }
+    opts.schemas = schemas;
   }
   if (opts.param !== undefined && (typeof opts.param !== 'string' || !PARAM.test(opts.param))) {
     throw new RouteDefinitionError(`${call}: "param" must be an identifier such as "post_id" or "slug", got ${describe(opts.param)}`, {
@@ -261,14 +270,20 @@ export function tableOf(source: Routable): RouteTable {
  * the same method and path shape throw a `RouteDefinitionError` naming both.
  */
 export function routes(...sources: Routable[]): RouteTable {
-  const parts = sources.map((source) => tableOf(source));
-  const table = Object.freeze(parts.flat());
+  const table: Route[] = [];
   // Routes of resources that resource() built are valid by construction: only how they combine with the rest is checked.
   const valid: boolean[] = [];
-  parts.forEach((part, i) => {
-    const built = BUILT.has(sources[i] as object);
-    for (let k = 0; k < part.length; k++) valid.push(built);
-  });
+  for (const source of sources) {
+    const part = tableOf(source);
+    const built = BUILT.has(source as object);
+    // Holes are skipped, as flat() skips them, so each flag stays beside its route.
+    for (let k = 0; k < part.length; k++) {
+      if (!(k in part)) continue;
+      table.push(part[k]!);
+      valid.push(built);
+    }
+  }
+  Object.freeze(table);
   checkTable(table, valid);
   return table;
 }

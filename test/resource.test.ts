@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ACTION_NAMES, compile, resource, RouteDefinitionError, routes, type Route } from '../core/index.js';
+import { ACTION_NAMES, ACTIONS, compile, IRREGULAR, resource, RouteDefinitionError, routes, UNCOUNTABLE, type Route } from '../core/index.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
@@ -138,6 +138,40 @@ test('routes() :: checks each route resource() did not build, and compile() chec
   const m = compile(routes(posts, resource('tags', { index: ok })));
   assert.is(m.match('GET', '/posts/7').kind, 'found');
   assert.is(m.match('GET', '/tags').kind, 'found');
+});
+
+test('routes() :: flags a table with holes route by route, so no route takes the trust of a resource', () => {
+  const posts = resource('posts', { index: ok, show: ok });
+  const bad = Object.freeze({ ...posts.actions.show, name: 'bad', method: 'GET /x', path: 'nope', params: Object.freeze(['zz']) });
+  assert.throws(() => routes([, ] as never, posts, bad as never), /method must be an HTTP method name/);
+  const tags = resource('tags', { index: ok });
+  assert.equal(routes([, tags.actions.index, , ] as never, posts).map((r) => r.name), ['tags.index', 'posts.index', 'posts.show']);
+});
+
+test('resource() :: reads each option and handler once, and builds from tables nobody can change', () => {
+  let reads = 0;
+  const options = {
+    get param() {
+      reads++;
+      return reads > 1 ? 'id/:x' : 'id';
+    },
+  };
+  const one = resource('posts', { show: ok }, options as { param: 'id' });
+  assert.is(reads, 1);
+  assert.is(one.actions.show.path, '/posts/:id');
+  let looks = 0;
+  const handlers = {
+    get show() {
+      looks++;
+      return looks > 1 ? 42 : ok;
+    },
+  };
+  assert.is(resource('posts', handlers as never).routes[0]!.handler, ok);
+  assert.is(looks, 1);
+  for (const frozen of [ACTIONS, ACTIONS.show, IRREGULAR, UNCOUNTABLE]) assert.ok(Object.isFrozen(frozen));
+  assert.throws(() => {
+    (ACTIONS.show as { method: string }).method = 'GET /evil';
+  }, TypeError);
 });
 
 test.run();

@@ -45,10 +45,10 @@ function requests(count: number, spread: Spread): Lookup[] {
     return Array.from({ length: 64 }, (_, i) => sevenOf(count, ((i % spread) * 7919) % count, String(1000 + i))).flat();
   }
   let seed = 7;
-  // A small linear congruential generator: the same draw in every child, without a dependency.
+  // A small linear congruential generator, the same draw in every child; its high bits are used, as its low ones cycle (the lowest alternates).
   const draw = (below: number): number => {
     seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
-    return seed % below;
+    return Math.floor((seed / 0x80000000) * below);
   };
   return Array.from({ length: 7000 }, (_, i) => sevenOf(count, draw(count), String(1000 + (i % 997)))[draw(7)]!);
 }

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
-import { WORKLOAD } from './apps.js';
+import { VARIANTS, WORKLOAD } from './apps.js';
 import { MATCHERS, type buildFigures, type Spread } from './matching.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
@@ -11,7 +11,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',');
-const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'sevenfold/polka', 'fastify', 'raw (control)'];
+// The control sits across the list from raw, so the rounds' order never runs the two back to back.
+const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'raw (control)', 'sevenfold/polka', 'fastify'];
+const unknown = NAMES.filter((name) => !(name in VARIANTS));
+if (unknown.length > 0) throw new Error(`BENCH_ONLY names no variant ${unknown.join(', ')}; the variants are ${Object.keys(VARIANTS).join(', ')}`);
 // BENCH_METHODS=GET (or POST,DELETE…) narrows the workload to those requests.
 const METHODS = process.env.BENCH_METHODS?.split(',');
 const REQUESTS = WORKLOAD.filter((item) => METHODS === undefined || METHODS.includes(item.method));
