@@ -51,8 +51,6 @@ interface Node {
 interface Bucket {
   readonly keys: string[];
   readonly children: Node[];
-  /** Each child's place among the node's static children, for a generated walk's dispatch. */
-  readonly at: number[];
 }
 
 // Up to this many static children are compared in place; more are looked up in the Map.
@@ -69,7 +67,7 @@ function spanHash(text: string, start: number, end: number): number {
 
 /**
  * Fills in the comparison lists once the tree is complete. Wide nodes (no `keys`) get their
- * buckets only where a hash serves them (`bucketsOf`): a generated walk mostly has no use for them.
+ * buckets only for the general walk (`hashWide`): a generated walk has its own lookup.
  */
 function seal(node: Node): void {
   if (node.methods !== undefined) node.allow = allowFor(Object.keys(node.methods));
@@ -84,25 +82,19 @@ function seal(node: Node): void {
   if (node.param !== undefined) seal(node.param);
 }
 
-/** A wide node's static children by the hash of their segment, made on first use. */
-function bucketsOf(node: Node): Map<number, Bucket> {
-  if (node.buckets !== undefined) return node.buckets;
-  const buckets = new Map<number, Bucket>();
-  let at = 0;
-  for (const [key, child] of node.statics) {
-    const h = spanHash(key, 0, key.length);
-    let bucket = buckets.get(h);
-    if (bucket === undefined) buckets.set(h, (bucket = { keys: [], children: [], at: [] }));
-    bucket.keys.push(key);
-    bucket.children.push(child);
-    bucket.at.push(at++);
-  }
-  return (node.buckets = buckets);
-}
-
-/** Gives every wide node of a tree its buckets, before the general walk reads them. */
+/** Gives every wide node of a tree its static children by the hash of their segment, before the general walk reads them. */
 function hashWide(node: Node): void {
-  if (node.keys === undefined) bucketsOf(node);
+  if (node.keys === undefined) {
+    const buckets = new Map<number, Bucket>();
+    for (const [key, child] of node.statics) {
+      const h = spanHash(key, 0, key.length);
+      let bucket = buckets.get(h);
+      if (bucket === undefined) buckets.set(h, (bucket = { keys: [], children: [] }));
+      bucket.keys.push(key);
+      bucket.children.push(child);
+    }
+    node.buckets = buckets;
+  }
   for (const child of node.statics.values()) hashWide(child);
   if (node.param !== undefined) hashWide(node.param);
 }
@@ -733,19 +725,20 @@ function buildFor(slot: Slot): Positional {
 const SWITCH_CHUNK = 3000;
 
 /**
- * The place of a wide node's static child whose segment starts at `start`, or -1, as generated
- * code: a switch on the character that tells most of the keys apart, then on the next, down to
- * one key, whose other characters and end are then compared. The segment is never scanned for
- * its end first: with requests spread over many resources, that scan's varying length was what
- * cost most (a hash of the scanned segment did no better; see docs/performance.md). Key sets a
- * tree serves badly (very many characters, long chains of keys that prefix each other) are
- * hashed instead.
+ * The place of a wide node's static child whose segment starts at `start`, or -1. Up to a few
+ * hundred keys, as generated code: a switch on the character that tells most of the keys apart,
+ * then on the next, down to one key, whose other characters and end are then compared, without
+ * scanning the segment for its end first (with requests spread over a hot set of resources,
+ * that scan's varying length was what cost most). Past that, and for key sets a tree serves
+ * badly (very many characters, long chains of keys that prefix each other), a hash table: a
+ * tree over a thousand keys is code too large for the processor's caches once requests spread
+ * over all of them (see docs/performance.md).
  */
 function wideLookup(node: Node): WideLookup {
   const keys = [...node.statics.keys()];
   let characters = 0;
   for (const key of keys) characters += key.length;
-  if (characters > WIDE_CHARACTERS) return wideHash(node);
+  if (keys.length > TREE_KEYS || characters > WIDE_CHARACTERS) return wideHash(keys);
   const parts: unknown[] = [];
   // One stamp per counting pass: a character was seen in this pass when its entry holds the current stamp.
   const stamps = new Int32Array(65_536);
@@ -806,32 +799,60 @@ function wideLookup(node: Node): WideLookup {
     const code = decide(keys.map((_, i) => i), [], 0);
     return new Function('P', `return function pick(path, start, n) { ${code} };`)(parts) as WideLookup;
   } catch (error) {
-    if (error === IRREGULAR) return wideHash(node);
+    if (error === IRREGULAR) return wideHash(keys);
     throw error;
   }
 }
 
+// More keys than this are hashed: uniform traffic over a thousand found the hash 1.6 times as fast as the tree, a hot set of 64 found it 17% slower.
+const TREE_KEYS = 256;
 // Keys whose characters add up to more than this are hashed: a decision tree over them would be slow to build and large.
 const WIDE_CHARACTERS = 65_536;
 // Keys that are prefixes of each other, nested deeper than this, are hashed too.
 const PREFIX_CHAIN = 8;
 const IRREGULAR = new Error('keys too irregular for a decision tree');
 
-/** The lookup by hash, for keys a decision tree serves badly: the segment found, hashed in place, and compared in its bucket. */
-function wideHash(node: Node): WideLookup {
-  const buckets = bucketsOf(node);
+/**
+ * The lookup by hash: the segment hashed (FNV-1a) as it is read to its end, then an open-addressed
+ * table of key indexes in an `Int32Array`, probed until a key of the same length that the
+ * path starts with, or an empty entry. Four entries per key keep probes short.
+ */
+function wideHash(keys: readonly string[]): WideLookup {
+  let size = 16;
+  while (size < keys.length * 4) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  keys.forEach((key, i) => {
+    let at = fnv(key, 0, key.length) & mask;
+    while (table[at] !== -1) at = (at + 1) & mask;
+    table[at] = i;
+  });
+  const lengths = Int32Array.from(keys, (key) => key.length);
   return (path, start, n) => {
-    let end = path.indexOf('/', start);
-    if (end === -1) end = n;
-    const bucket = buckets.get(spanHash(path, start, end));
-    if (bucket === undefined) return -1;
-    const length = end - start;
-    for (let i = 0; i < bucket.keys.length; i++) {
-      const key = bucket.keys[i]!;
-      if (key.length === length && path.startsWith(key, start)) return bucket.at[i]!;
+    let h = FNV_BASIS;
+    let end = start;
+    for (; end < n; end++) {
+      const c = path.charCodeAt(end);
+      if (c === 47) break;
+      h = Math.imul(h ^ c, FNV_PRIME);
     }
-    return -1;
+    const length = end - start;
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const i = table[at]!;
+      if (i === -1) return -1;
+      if (lengths[i] === length && path.startsWith(keys[i]!, start)) return i;
+    }
   };
+}
+
+const FNV_BASIS = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a of `text[start, end)`, as `wideHash` computes it while it reads a path. */
+function fnv(text: string, start: number, end: number): number {
+  let h = FNV_BASIS;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
 }
 
 /** Items grouped by a number computed from each, in first-seen order. */

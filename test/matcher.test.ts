@@ -149,10 +149,11 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   // The same wide node below a param, where params bound above it must reach the shared subtree code.
   const under = wide.map((route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] })) as Route[];
   const underPaths = widePaths.flatMap((path) => [`/a${path}`, `/w1s${path}`]).slice(0, 4000);
-  // A wide node large enough that its generated decision tree is cut into several functions.
-  const large = routes(...Array.from({ length: 300 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)), ...prefixes);
+  // Wide nodes of 200 keys, whose generated decision tree is cut into several functions, and of 300, which are hashed.
+  const wideOf = (count: number) => routes(...Array.from({ length: count }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)), ...prefixes);
+  const [middling, large] = [wideOf(200), wideOf(300)];
   // `vPs` hashes as `w1s` does in the general walk's buckets: a bucket's keys must still be compared in full.
-  const largeWords = ['w0s', 'w1s', 'vPs', 'w299s', 'w300s', 'w29s', 'W1s', 'new', 'edit', '7', '', '.', '%77', 'w1', 'w1s2', 'w1s22', 'w1s2x'];
+  const largeWords = ['w0s', 'w1s', 'vPs', 'w199s', 'w200s', 'w299s', 'w300s', 'w29s', 'W1s', 'new', 'edit', '7', '', '.', '%77', 'w1', 'w1s2', 'w1s22', 'w1s2x'];
   const largePaths = ['/', '//'];
   layer = [''];
   for (let depth = 0; depth < 3; depth++) {
@@ -179,6 +180,7 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     [posts.routes, paths, 3],
     [wide, widePaths, 1024],
     [under, underPaths, 2],
+    [middling, largePaths, 1024],
     [large, largePaths, 1024],
   ];
   for (const [t, corpus, maxParamLength] of cases) {
@@ -292,16 +294,21 @@ test('pathFor() and match() :: are inverses for every route, whatever the param 
   }
 });
 
-test('match() :: a node with many static children (looked up by hash) finds each and no other', () => {
-  const names = Array.from({ length: 40 }, (_, i) => `r${i}s`).concat(['ab', 'ba', 'abc', 'acb', 'bca']);
-  const wide = routes(...names.map((name) => resource(name, { index: ok, show: ok }, { param: 'id' })));
-  const m = compile(wide);
-  for (const route of wide) {
-    const found = m.match('GET', pathFor(route.path, { id: 'x y' } as never));
-    assert.is(found.kind === 'found' && found.route, route, route.name);
+test('match() :: a node with many static children (a decision tree, or hashed past a few hundred) finds each and no other', () => {
+  for (const count of [40, 400]) {
+    const names = Array.from({ length: count }, (_, i) => `r${i}s`).concat(['ab', 'ba', 'abc', 'acb', 'bca']);
+    const wide = routes(...names.map((name) => resource(name, { index: ok, show: ok }, { param: 'id' })));
+    const m = compile(wide);
+    assert.ok(m.generated);
+    for (const route of wide) {
+      const found = m.match('GET', pathFor(route.path, { id: 'x y' } as never));
+      assert.is(found.kind === 'found' && found.route, route, route.name);
+    }
+    for (const miss of [`/r${count}s`, '/r1', '/R1s', '/ab2', '/cab', '/r1s2', '/']) assert.is(m.match('GET', miss).kind, 'not-found', miss);
+    assert.is(brief(m.match('DELETE', '/abc/1')), '405 GET, HEAD, OPTIONS');
+    // Segments that start with a key and go on: wherever their hash lands, no key may claim them.
+    for (let i = 0; i < 4000; i++) assert.is(m.match('GET', `/r1s${i}`).kind, 'not-found', `/r1s${i}`);
   }
-  for (const miss of ['/r40s', '/r1', '/R1s', '/ab2', '/cab', '/r1s2', '/']) assert.is(m.match('GET', miss).kind, 'not-found', miss);
-  assert.is(brief(m.match('DELETE', '/abc/1')), '405 GET, HEAD, OPTIONS');
 });
 
 test('compile() :: refuses a route whose params do not match its path', () => {
