@@ -179,7 +179,7 @@ const NOT_FOUND: Match = Object.freeze({ kind: 'not-found' });
 const NO_PARAMS: Record<string, string> = Object.freeze(new NullObject());
 // Control characters in a decoded segment are never part of a legitimate resource path.
 const CONTROL = /[\u0000-\u001f\u007f]/;
-// Shared by every node without static children, which is most of them: a Map each was most of a build's garbage.
+// Shared by every node without static children, which is most of them: a Map each was a large part of what a build allocates.
 // Never added to: `insert` gives a node its own Map before its first static child.
 const NO_STATICS = new Map<string, Node>();
 const NO_KEYS = Object.freeze([]) as unknown as string[];
@@ -762,7 +762,7 @@ function wideLookup(node: Node): WideLookup {
     // Only places every key in the group has are read to choose: past its end a segment reads `/` or nothing, which no key holds.
     let shortest = Infinity;
     for (const i of group) shortest = Math.min(shortest, keys[i]!.length);
-    // Distinct characters per place are counted with stamps, and only the place chosen is grouped: most of a cold build went to grouping.
+    // Distinct characters per place are counted with stamps, and only the place chosen is grouped: grouping by every place allocated a Map and lists for each.
     let best = -1;
     let most = 0;
     for (let pos = 0; pos < shortest; pos++) {
