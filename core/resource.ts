@@ -181,7 +181,7 @@ function actionRoute(name: string, action: Action, segment: string, param: strin
     body: shape.body,
     handler,
   };
-  // Only routes with a schema are copied to take it: spreading every route was a tenth of a cold build.
+  // Only routes with a schema are copied to take it, instead of spreading an empty object into every route.
   return Object.freeze(schema === undefined ? route : { ...route, schema });
 }
 
