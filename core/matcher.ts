@@ -107,26 +107,40 @@ interface Slot {
   readonly found: Found | undefined;
   /** Builds this route's answer from the walked values; made on the route's first match. */
   answer: Builder | undefined;
-  /** The same, taking the values as arguments, for generated code; made on the route's first match. */
-  build: Positional | undefined;
+  /** For generated code: the builder of this route's group of param lists, made on the group's first match. */
+  build: Grouped | undefined;
+  /** This route's param list's place in its group, given when a generated walk is written. */
+  which: number;
 }
 
-type Positional = (route: Route, max: number, ...values: string[]) => Match;
+/** Builds the answer for param list `which` of a group, from values passed as arguments. */
+type Grouped = (which: number, route: Route, ...values: string[]) => Match;
 
 type Builder = (route: Route, values: readonly string[], max: number) => Match;
 
 // Builders by param list, shared by every table: one per list keeps call sites few and warm.
 const BUILDERS = new Map<string, Builder>();
-const POSITIONAL = new Map<string, Positional>();
 
 /**
  * The code that checks each value's length and answers with a params object of `names`, each
- * value read by `value(i)`; `N` (the params class) must be in scope where it runs.
+ * value read by `value(i)`, filled by `fill` (the stores of `names` unless given); `N` (the
+ * params class) must be in scope where it runs.
  */
-function answerCode(names: readonly string[], value: (i: number) => string, tooLong: (i: number) => string, route: string, max: string): string {
+function answerCode(
+  names: readonly string[],
+  value: (i: number) => string,
+  tooLong: (i: number) => string,
+  route: string,
+  max: string,
+  fill = storesCode(names, value),
+): string {
   const checks = names.map((_, i) => `if (${value(i)}.length > ${max}) return ${tooLong(i)}; `).join('');
-  const stores = names.map((name, i) => `o[${JSON.stringify(name)}] = ${value(i)}; `).join('');
-  return `${checks}const o = new N(); ${stores}return { kind: 'found', route: ${route}, params: o };`;
+  return `${checks}const o = new N(); ${fill}return { kind: 'found', route: ${route}, params: o };`;
+}
+
+/** The code storing each value into `o` under its name, each store with a constant name. */
+function storesCode(names: readonly string[], value: (i: number) => string): string {
+  return names.map((name, i) => `o[${JSON.stringify(name)}] = ${value(i)}; `).join('');
 }
 
 /** Where a value is longer than `max`: a bad request naming the param. */
@@ -157,18 +171,6 @@ function builderFor(names: readonly string[]): Builder {
     };
   }
   BUILDERS.set(key, builder);
-  return builder;
-}
-
-/** `builderFor`, taking the values as arguments: generated code has them in locals (and only generated code calls it). */
-function positionalFor(names: readonly string[]): Positional {
-  const key = names.join('/');
-  let builder = POSITIONAL.get(key);
-  if (builder !== undefined) return builder;
-  const args = names.map((_, i) => `, v${i}`).join('');
-  const body = answerCode(names, (i) => `v${i}`, (i) => `long(${i}, max)`, 'route', 'max');
-  builder = new Function('N', 'long', `return function answer(route, max${args}) { ${body} };`)(NullObject, tooLongFor(names)) as Positional;
-  POSITIONAL.set(key, builder);
   return builder;
 }
 
@@ -305,6 +307,7 @@ function insert(root: Node, route: Route, checked: boolean): Node {
     found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: NO_PARAMS }) : undefined,
     answer: undefined,
     build: undefined,
+    which: -1,
   };
   if (SLOTTED.has(route.method)) node[route.method as 'GET'] = slot;
   else (node.other ??= new Map()).set(route.method, slot);
@@ -533,6 +536,16 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
 // function and on the distinct subtree shapes behind wide nodes; past them the general walk serves.
 const GENERATED_NODES = 64;
 const GENERATED_SHAPES = 16;
+// Param lists per group builder: a thousand resources make eight builders, and V8 optimizes one of 128 cases in tens of milliseconds (its time grows with the square of the cases).
+const GROUP = 128;
+// Calls enough for V8 to give a small function its feedback vector (eight in Node 20), with margin; a large one gets it within a pass over its cases.
+const FEEDBACK_CALLS = 16;
+
+/** Param lists of one length that share one generated builder, which is written on first use. */
+interface Group {
+  readonly lists: Array<readonly string[]>;
+  build: Grouped | undefined;
+}
 
 /** What a shape function reads per child: slots, prebuilt answers and method maps of one subtree. */
 type Data = Array<Slot | Match | Map<string, Slot>>;
@@ -552,10 +565,10 @@ type Walk = (path: string, method: string) => Match | undefined;
  * nothing falls through to the param branch. Below a node with many static children (the root
  * of a large table) each child is a subtree, and subtrees of the same shape (every resource's
  * seven routes) share one generated function that reads its routes from an array and builds
- * answers through their builders: one function, kept hot, for a thousand resources. It answers
- * exactly what the general walk answers; `undefined` when the tree is too large or irregular
- * for it, or code cannot be generated here. `general` answers routes of methods outside the
- * fixed slots, from the values walked.
+ * answers through builders each shared by up to 128 param lists: a few functions, kept hot, for
+ * a thousand resources. It answers exactly what the general walk answers; `undefined` when the
+ * tree is too large or irregular for it, or code cannot be generated here. `general` answers
+ * routes of methods outside the fixed slots, from the values walked.
  */
 function generateWalk(root: Node, max: number, general: (slot: Slot, taken: readonly string[]) => Match): Walk | undefined {
   // Everything the generated code refers to, passed in as one array: routes, answers, lookups, shape functions, per-child data.
@@ -593,7 +606,9 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   const dataOf = (node: Node, out: Data): Data => {
     for (const method of METHOD_ORDER) {
       const slot = slotFor(node, method);
-      if (slot !== undefined) out.push(slot.found ?? slot);
+      if (slot === undefined) continue;
+      if (slot.found === undefined) place(slot);
+      out.push(slot.found ?? slot);
     }
     if (node.other !== undefined) out.push(node.other);
     for (const child of node.children!) dataOf(child, out);
@@ -611,12 +626,51 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     wide: boolean;
   }
 
+  // Param lists of the routes below wide nodes, in groups of up to GROUP lists of one length:
+  // a group's builder stores each list's names in a case of its own, so every store stays
+  // monomorphic, and a few builders warm up where one per list (a thousand, under random
+  // traffic) each waited for thousands of calls of its own before V8 optimized it.
+  const places = new Map<string, { readonly group: Group; readonly which: number }>();
+  const filling = new Map<number, Group>();
+  /** Gives `slot` its place in its param list's group. */
+  const place = (slot: Slot): void => {
+    const names = slot.route.params;
+    const key = names.join('/');
+    let at = places.get(key);
+    if (at === undefined) {
+      let group = filling.get(names.length);
+      if (group === undefined || group.lists.length === GROUP) filling.set(names.length, (group = { lists: [], build: undefined }));
+      places.set(key, (at = { group, which: group.lists.push(names) - 1 }));
+    }
+    slot.which = at.which;
+  };
+  const tooLong = (route: Route, i: number): Match => badRequest(`path parameter :${route.params[i]} is longer than ${max} characters`);
+  /** A slot's group builder, written on the group's first match. */
+  const grouped = (slot: Slot): Grouped => {
+    const group = places.get(slot.route.params.join('/'))!.group;
+    if (group.build === undefined) {
+      const value = (i: number): string => `v${i}`;
+      const first = group.lists[0]!;
+      // The last list is the default case, so every path through the switch stores some list's names.
+      const last = group.lists.length - 1;
+      const cases = group.lists.map((names, k) => `${k === last ? 'default' : `case ${k}`}: ${storesCode(names, value)}break; `).join('');
+      const body = answerCode(first, value, (i) => `T(route, ${i})`, 'route', String(max), `switch (which) { ${cases}} `);
+      const args = first.map((_, i) => `, v${i}`).join('');
+      group.build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(NullObject, tooLong) as Grouped;
+      // Through every case, in passes enough for V8 to give the builder feedback and then record each store's: a case first met after the builder is optimized would deoptimize it.
+      const empty = first.map(() => '');
+      const passes = 2 + Math.ceil(FEEDBACK_CALLS / group.lists.length);
+      for (let pass = 0; pass < passes; pass++) for (let k = 0; k < group.lists.length; k++) group.build(k, slot.route, ...empty);
+    }
+    return (slot.build = group.build);
+  };
+
   /** The code answering with `slot`, its params bound in `v0…`. */
   const answerOf = (slot: Slot, scope: Scope): string => {
     if (slot.found !== undefined) return `return ${scope.constant(slot.found)};`;
     if (!scope.inline) {
       const args = slot.route.params.map((_, i) => `, v${i}`).join('');
-      return `{ const s = ${scope.constant(slot)}; return (s.build ?? A(s))(s.route, ${max}${args}); }`;
+      return `{ const s = ${scope.constant(slot)}; return (s.build ?? A(s))(s.which, s.route${args}); }`;
     }
     const names = slot.route.params;
     return `{ ${answerCode(names, (i) => `v${i}`, (i) => `${long}(${JSON.stringify(names[i])})`, ref(slot.route), String(max))} }`;
@@ -668,7 +722,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
           const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[${next++}]`, inline: false, wide: false });
           if (inner === undefined) return undefined;
           const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
-          fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D${above}) { ${inner} return undefined; };`)(CAREFUL, buildFor, general);
+          fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D${above}) { ${inner} return undefined; };`)(CAREFUL, grouped, general);
           shapes.set(shape, fn);
         }
         functions.push(fn);
@@ -714,11 +768,6 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     // Code generation is disallowed here (--disallow-code-generation-from-strings): the general walk serves.
     return undefined;
   }
-}
-
-/** A slot's positional builder, made on the route's first match. */
-function buildFor(slot: Slot): Positional {
-  return (slot.build = positionalFor(slot.route.params));
 }
 
 // Generated decision code is cut into functions of about this many characters, which V8 optimizes.
