@@ -711,7 +711,9 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     } else {
       if (!scope.wide) return undefined;
       const functions: unknown[] = [];
-      const data: Data[] = [];
+      // Every child's data in one array, each child's from its offset: one array to read, not one per child.
+      const data: Data = [];
+      const offsets: number[] = [];
       for (const child of node.statics.values()) {
         const shape = shapeNumber(child, depth);
         if (shape === undefined) return undefined;
@@ -719,14 +721,15 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
         if (fn === undefined) {
           if (shapes.size >= GENERATED_SHAPES) return undefined;
           let next = 0;
-          const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[${next++}]`, inline: false, wide: false });
+          const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[d + ${next++}]`, inline: false, wide: false });
           if (inner === undefined) return undefined;
           const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
-          fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D${above}) { ${inner} return undefined; };`)(CAREFUL, grouped, general);
+          fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D, d${above}) { ${inner} return undefined; };`)(CAREFUL, grouped, general);
           shapes.set(shape, fn);
         }
         functions.push(fn);
-        data.push(dataOf(child, []));
+        offsets.push(data.length);
+        dataOf(child, data);
       }
       // The params bound so far go along as arguments; one shape (the usual case) is called by name.
       const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
@@ -734,7 +737,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       const call = new Set(functions).size === 1 ? ref(functions[0]) : `${ref(functions)}[i]`;
       below +=
         `{ const i = ${ref(wideLookup(node))}(path, p${k}, n); ` +
-        `if (i !== -1) { const h = ${call}(path, method, p${k} + ${ref(keys.map((key) => key.length + 1))}[i], n, ${ref(data)}[i]${above}); if (h !== undefined) return h; } } `;
+        `if (i !== -1) { const h = ${call}(path, method, p${k} + ${ref(keys.map((key) => key.length + 1))}[i], n, ${ref(data)}, ${ref(Int32Array.from(offsets))}[i]${above}); if (h !== undefined) return h; } } `;
     }
     if (node.param !== undefined) {
       const inner = emit(node.param, k + 1, depth + 1, budget, scope);
