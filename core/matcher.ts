@@ -109,7 +109,8 @@ interface Slot {
   answer: Builder | undefined;
   /** For generated code: the builder of this route's group of param lists, made on the group's first match. */
   build: Grouped | undefined;
-  /** This route's param list's place in its group, given when a generated walk is written. */
+  /** This route's param list's group and place in it, given when a generated walk is written. */
+  group: Group | undefined;
   which: number;
 }
 
@@ -307,6 +308,7 @@ function insert(root: Node, route: Route, checked: boolean): Node {
     found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: NO_PARAMS }) : undefined,
     answer: undefined,
     build: undefined,
+    group: undefined,
     which: -1,
   };
   if (SLOTTED.has(route.method)) node[route.method as 'GET'] = slot;
@@ -631,23 +633,30 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   // monomorphic, and a few builders warm up where one per list (a thousand, under random
   // traffic) each waited for thousands of calls of its own before V8 optimized it.
   const places = new Map<string, { readonly group: Group; readonly which: number }>();
+  // The same by list: a resource's member routes share theirs, so most slots are placed without joining names.
+  const placed = new Map<readonly string[], { readonly group: Group; readonly which: number }>();
   const filling = new Map<number, Group>();
   /** Gives `slot` its place in its param list's group. */
   const place = (slot: Slot): void => {
     const names = slot.route.params;
-    const key = names.join('/');
-    let at = places.get(key);
+    let at = placed.get(names);
     if (at === undefined) {
-      let group = filling.get(names.length);
-      if (group === undefined || group.lists.length === GROUP) filling.set(names.length, (group = { lists: [], build: undefined }));
-      places.set(key, (at = { group, which: group.lists.push(names) - 1 }));
+      const key = names.join('/');
+      at = places.get(key);
+      if (at === undefined) {
+        let group = filling.get(names.length);
+        if (group === undefined || group.lists.length === GROUP) filling.set(names.length, (group = { lists: [], build: undefined }));
+        places.set(key, (at = { group, which: group.lists.push(names) - 1 }));
+      }
+      placed.set(names, at);
     }
     slot.which = at.which;
+    slot.group = at.group;
   };
   const tooLong = (route: Route, i: number): Match => badRequest(`path parameter :${route.params[i]} is longer than ${max} characters`);
   /** A slot's group builder, written on the group's first match. */
   const grouped = (slot: Slot): Grouped => {
-    const group = places.get(slot.route.params.join('/'))!.group;
+    const group = slot.group!;
     if (group.build === undefined) {
       const value = (i: number): string => `v${i}`;
       const first = group.lists[0]!;
