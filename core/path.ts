@@ -10,7 +10,18 @@ export function paramNames(path: string): string[] {
 /** A path pattern with the parameter names erased, so `/a/:x` and `/a/:y` compare equal. */
 export function shapeOf(path: string): string {
   // Most paths of a table name no param, and those are their own shape: no copy is made.
-  return path.includes('/:') ? path.replace(/\/:[^/]+/g, '/:') : path;
+  let at = path.indexOf('/:');
+  if (at === -1) return path;
+  // Cut by hand: the regular expression it replaces was a tenth of a first build of 1 000 resources.
+  let shape = '';
+  let from = 0;
+  while (at !== -1) {
+    shape += path.slice(from, at + 2);
+    const end = path.indexOf('/', at + 2);
+    from = end === -1 ? path.length : end;
+    at = path.indexOf('/:', from);
+  }
+  return shape + path.slice(from);
 }
 
 type PathArgs<Path extends string> = [ParamKeys<Path>] extends [never]

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compile, pathFor, resource, routes, type Match, type Route, type RouteTable } from '../core/index.js';
 import { checkTable } from '../core/matcher.js';
+import { shapeOf } from '../core/path.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
@@ -311,6 +312,18 @@ test('match() :: a node with many static children (a decision tree, or hashed pa
     // Segments that start with a key and go on: wherever their hash lands, no key may claim them.
     for (let i = 0; i < 4000; i++) assert.is(m.match('GET', `/r1s${i}`).kind, 'not-found', `/r1s${i}`);
   }
+});
+
+test('shapeOf() :: erases param names exactly as the regular expression it replaced', () => {
+  const reference = (path: string) => path.replace(/\/:[^/]+/g, '/:');
+  // Every string of up to five of these pieces: empty names, doubled colons, params at the end and side by side.
+  const pieces = ['/', ':', 'a', '/:', ':b', '/:c/', 'x:y'];
+  let layer = [''];
+  for (let length = 0; length < 5; length++) {
+    layer = layer.flatMap((prefix) => pieces.map((piece) => prefix + piece));
+    for (const path of layer) assert.is(shapeOf(path), reference(path), path);
+  }
+  assert.is(shapeOf('/posts/:post_id/edit'), '/posts/:/edit');
 });
 
 test('compile() :: refuses a route whose params do not match its path', () => {
