@@ -33,14 +33,21 @@ function sevenOf(count: number, resource: number, id: string): Lookup[] {
   ];
 }
 
-/** How requests are spread: in turn over `spread` resources, or (`'random'`) drawn at random from every route of the table. */
-export type Spread = number | 'random';
+/**
+ * How requests are spread: in turn over `spread` resources, over every route of the table in
+ * turn (`'all'`), or drawn at random from every route (`'random'`).
+ */
+export type Spread = number | 'all' | 'random';
 
 /**
- * Requests of every shape: 448 in a fixed cycle over up to `spread` resources, or 7 000 drawn
+ * Requests of every shape: 448 in a fixed cycle over up to `spread` resources, each route of
+ * the table in turn (resource by resource, each action, an id of its own), or 7 000 drawn
  * uniformly from every resource and action (a seeded draw, the same in every process).
  */
 function requests(count: number, spread: Spread): Lookup[] {
+  if (spread === 'all') {
+    return Array.from({ length: Math.max(count, 64) }, (_, i) => sevenOf(count, i % count, String(1000 + (i % 997)))).flat();
+  }
   if (spread !== 'random') {
     return Array.from({ length: 64 }, (_, i) => sevenOf(count, ((i % spread) * 7919) % count, String(1000 + i))).flat();
   }
