@@ -107,11 +107,6 @@ interface Slot {
   readonly found: Found | undefined;
   /** Builds this route's answer from the walked values; made on the route's first match. */
   answer: Builder | undefined;
-  /** For generated code: the builder of this route's group of param lists, made on the group's first match. */
-  build: Grouped | undefined;
-  /** This route's param list's group and place in it, given when a generated walk is written. */
-  group: Group | undefined;
-  which: number;
 }
 
 /** Builds the answer for param list `which` of a group, from values passed as arguments. */
@@ -307,9 +302,6 @@ function insert(root: Node, route: Route, checked: boolean): Node {
     route,
     found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: NO_PARAMS }) : undefined,
     answer: undefined,
-    build: undefined,
-    group: undefined,
-    which: -1,
   };
   if (SLOTTED.has(route.method)) node[route.method as 'GET'] = slot;
   else (node.other ??= new Map()).set(route.method, slot);
@@ -549,8 +541,8 @@ interface Group {
   build: Grouped | undefined;
 }
 
-/** What a shape function reads per child: slots, prebuilt answers and method maps of one subtree. */
-type Data = Array<Slot | Match | Map<string, Slot>>;
+/** What a shape function reads per child: prebuilt answers, routes with their builders' groups and places, and method maps of one subtree. */
+type Data = Array<Match | Group | number | Route | Map<string, Slot>>;
 
 /** The index of the wide node's static child whose segment starts at `start`, or -1; `n` is the path's end. */
 type WideLookup = (path: string, start: number, n: number) => number;
@@ -609,8 +601,12 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     for (const method of METHOD_ORDER) {
       const slot = slotFor(node, method);
       if (slot === undefined) continue;
-      if (slot.found === undefined) place(slot);
-      out.push(slot.found ?? slot);
+      if (slot.found !== undefined) {
+        out.push(slot.found);
+      } else {
+        const at = place(slot.route.params);
+        out.push(at.group, at.which, slot.route);
+      }
     }
     if (node.other !== undefined) out.push(node.other);
     for (const child of node.children!) dataOf(child, out);
@@ -621,7 +617,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   /** Where a function's code finds its constants: references in the top function, per-child data in a shape function. */
   interface Scope {
     /** The code naming the next constant. */
-    constant(value: Slot | Match | Map<string, Slot>): string;
+    constant(value: Data[number]): string;
     /** Whether answers are built in place (the top function, whose routes are known) or through builders. */
     inline: boolean;
     /** Whether a wide node may be written here: only in the top function. */
@@ -636,9 +632,8 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   // The same by list: a resource's member routes share theirs, so most slots are placed without joining names.
   const placed = new Map<readonly string[], { readonly group: Group; readonly which: number }>();
   const filling = new Map<number, Group>();
-  /** Gives `slot` its place in its param list's group. */
-  const place = (slot: Slot): void => {
-    const names = slot.route.params;
+  /** The group of a param list and its place in it, given on first sight. */
+  const place = (names: readonly string[]): { readonly group: Group; readonly which: number } => {
     let at = placed.get(names);
     if (at === undefined) {
       const key = names.join('/');
@@ -650,13 +645,11 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       }
       placed.set(names, at);
     }
-    slot.which = at.which;
-    slot.group = at.group;
+    return at;
   };
   const tooLong = (route: Route, i: number): Match => badRequest(`path parameter :${route.params[i]} is longer than ${max} characters`);
-  /** A slot's group builder, written on the group's first match. */
-  const grouped = (slot: Slot): Grouped => {
-    const group = slot.group!;
+  /** A group's builder, written on its first match (of `route`). */
+  const grouped = (group: Group, route: Route): Grouped => {
     if (group.build === undefined) {
       const value = (i: number): string => `v${i}`;
       const first = group.lists[0]!;
@@ -669,17 +662,20 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       // Through every case, in passes enough for V8 to give the builder feedback and then record each store's: a case first met after the builder is optimized would deoptimize it.
       const empty = first.map(() => '');
       const passes = 2 + Math.ceil(FEEDBACK_CALLS / group.lists.length);
-      for (let pass = 0; pass < passes; pass++) for (let k = 0; k < group.lists.length; k++) group.build(k, slot.route, ...empty);
+      for (let pass = 0; pass < passes; pass++) for (let k = 0; k < group.lists.length; k++) group.build(k, route, ...empty);
     }
-    return (slot.build = group.build);
+    return group.build;
   };
 
   /** The code answering with `slot`, its params bound in `v0…`. */
   const answerOf = (slot: Slot, scope: Scope): string => {
     if (slot.found !== undefined) return `return ${scope.constant(slot.found)};`;
     if (!scope.inline) {
+      // The group, the place in it and the route sit side by side in the child's data: nothing else of the resource is read.
+      const at = place(slot.route.params);
       const args = slot.route.params.map((_, i) => `, v${i}`).join('');
-      return `{ const s = ${scope.constant(slot)}; return (s.build ?? A(s))(s.which, s.route${args}); }`;
+      const [g, w, r] = [scope.constant(at.group), scope.constant(at.which), scope.constant(slot.route)];
+      return `{ const g = ${g}, r = ${r}; return (g.build ?? A(g, r))(${w}, r${args}); }`;
     }
     const names = slot.route.params;
     return `{ ${answerCode(names, (i) => `v${i}`, (i) => `${long}(${JSON.stringify(names[i])})`, ref(slot.route), String(max))} }`;
