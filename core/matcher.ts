@@ -139,6 +139,16 @@ function storesCode(names: readonly string[], value: (i: number) => string): str
   return names.map((name, i) => `o[${JSON.stringify(name)}] = ${value(i)}; `).join('');
 }
 
+/**
+ * Whether generating code failed for a reason of the process, not a bug: code generation
+ * disallowed (EvalError), or a tree too deep or code too long for the engine (RangeError).
+ * Anything else is a mistake in the code written, and is thrown rather than hidden behind the
+ * general walk.
+ */
+function unsupported(error: unknown): boolean {
+  return error instanceof EvalError || error instanceof RangeError;
+}
+
 /** Where a value is longer than `max`: a bad request naming the param. */
 function tooLongFor(names: readonly string[]): (i: number, max: number) => Match {
   return (i, max) => badRequest(`path parameter :${names[i]} is longer than ${max} characters`);
@@ -157,7 +167,8 @@ function builderFor(names: readonly string[]): Builder {
   try {
     const body = answerCode(names, (i) => `v[${i}]`, (i) => `long(${i}, max)`, 'route', 'max');
     builder = new Function('N', 'long', `return function answer(route, v, max) { ${body} };`)(NullObject, long) as Builder;
-  } catch {
+  } catch (error) {
+    if (!unsupported(error)) throw error;
     // Where code generation is disallowed (--disallow-code-generation-from-strings), a loop does the same.
     builder = (route, values, max) => {
       for (let i = 0; i < names.length; i++) if (values[i]!.length > max) return long(i, max);
@@ -772,8 +783,9 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       NullObject,
       general,
     ) as Walk;
-  } catch {
-    // Code generation is disallowed here (--disallow-code-generation-from-strings): the general walk serves.
+  } catch (error) {
+    if (!unsupported(error)) throw error;
+    // Code generation is disallowed here (--disallow-code-generation-from-strings), or the tree is too deep for it: the general walk serves.
     return undefined;
   }
 }
