@@ -116,6 +116,8 @@ type Builder = (route: Route, values: readonly string[], max: number) => Match;
 
 // Builders by param list, shared by every table: one per list keeps call sites few and warm.
 const BUILDERS = new Map<string, Builder>();
+// Module-wide caches stop growing here: a process that compiles table after table of new names keeps its memory.
+const CACHED = 4096;
 
 /**
  * The code that checks each value's length and answers with a params object of `names`, each
@@ -177,7 +179,7 @@ function builderFor(names: readonly string[]): Builder {
       return { kind: 'found', route, params };
     };
   }
-  BUILDERS.set(key, builder);
+  if (BUILDERS.size < CACHED) BUILDERS.set(key, builder);
   return builder;
 }
 
@@ -220,7 +222,10 @@ const ALLOWS = new Map<string, string>();
 function allowFor(methods: readonly string[]): string {
   const key = methods.join(' ');
   let allow = ALLOWS.get(key);
-  if (allow === undefined) ALLOWS.set(key, (allow = allowOf(methods)));
+  if (allow === undefined) {
+    allow = allowOf(methods);
+    if (ALLOWS.size < CACHED) ALLOWS.set(key, allow);
+  }
   return allow;
 }
 

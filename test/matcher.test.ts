@@ -326,6 +326,16 @@ test('shapeOf() :: erases param names exactly as the regular expression it repla
   assert.is(shapeOf('/posts/:post_id/edit'), '/posts/:/edit');
 });
 
+test('match() :: answers as ever once the module-wide builder and Allow caches are full', () => {
+  // More distinct param lists and method sets than the caches keep: the ones past the limit are made and not kept.
+  for (let i = 0; i < 4200; i++) {
+    const custom = { ...posts.actions.index, name: `c${i}.x`, action: 'x', method: `M${i}`, path: `/c${i}` } as unknown as Route;
+    const m = compile(routes(resource(`c${i}s`, { show: ok }), custom), { generate: false });
+    assert.is(brief(m.match('GET', `/c${i}s/7`)), `c${i}s.show {"c${i}_id":"7"}`);
+    assert.is(brief(m.match('PUT', `/c${i}`)), `405 OPTIONS, M${i}`);
+  }
+});
+
 test('compile() :: refuses a route whose params do not match its path', () => {
   assert.throws(() => compile([{ ...posts.actions.show, path: '/latest' }]), /route posts\.show: params \["post_id"\] do not match the path \/latest, which names \[\]/);
   assert.throws(() => compile([{ ...posts.actions.index, path: '/posts/:id' }]), /do not match the path/);
