@@ -548,7 +548,7 @@ const GENERATED_NODES = 64;
 const GENERATED_SHAPES = 16;
 // Param lists per group builder: a thousand resources make eight builders, and V8 optimizes one of 128 cases in tens of milliseconds (its time grows with the square of the cases).
 const GROUP = 128;
-// Calls enough for V8 to give a small function its feedback vector (eight in Node 20), with margin; a large one gets it within a pass over its cases.
+// Calls enough for V8 to give a small function its feedback vector (Node 20 waits for a budget of eight times the bytecode's size, about eight calls of a small builder), with margin; a large one gets it within a pass over its cases.
 const FEEDBACK_CALLS = 16;
 
 /** Param lists of one length that share one generated builder, which is written on first use. */
@@ -612,7 +612,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     return id;
   };
 
-  /** A subtree's answers, slots and method maps, in the order the code for its shape reads them. */
+  /** A subtree's data in the order the code for its shape reads it: prebuilt answers, each route with params as its group, place and route, and method maps. */
   const dataOf = (node: Node, out: Data): Data => {
     for (const method of METHOD_ORDER) {
       const slot = slotFor(node, method);
@@ -781,6 +781,8 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     if (!plain(root)) return undefined;
     const top: Scope = { constant: (value) => ref(value), inline: true, wide: true };
     const body = emit(root, 0, 0, { nodes: 0 }, top);
+    // What only writing the code needed: the builders' closures keep this function's scope alive as long as the matcher.
+    for (const map of [places, placed, filling, shapeIds, shapes]) map.clear();
     if (body === undefined) return undefined;
     return new Function('R', 'C', 'N', 'G', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(
       refs,
@@ -887,13 +889,14 @@ const PREFIX_CHAIN = 8;
 const IRREGULAR = new Error('keys too irregular for a decision tree');
 
 /**
- * The lookup by hash: the segment hashed (FNV-1a) as it is read to its end, then an open-addressed
- * table of key indexes in an `Int32Array`, probed until a key of the same length that the
- * path starts with, or an empty entry. Four entries per key keep probes short.
+ * The lookup by hash: the segment hashed (FNV-1a) and packed as it is read to its end, then an
+ * open-addressed table of key indexes in an `Int32Array`, probed until a key equal to the
+ * segment, or an empty entry. Four entries per key keep probes short (`perKey`, which tests
+ * lower to make every probe pass many keys). Exported for tests.
  */
-function wideHash(keys: readonly string[]): WideLookup {
-  let size = 16;
-  while (size < keys.length * 4) size *= 2;
+export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
+  let size = 2;
+  while (size < keys.length * perKey || size <= keys.length) size *= 2;
   const mask = size - 1;
   const table = new Int32Array(size).fill(-1);
   keys.forEach((key, i) => {
@@ -902,15 +905,49 @@ function wideHash(keys: readonly string[]): WideLookup {
     table[at] = i;
   });
   const lengths = Int32Array.from(keys, (key) => key.length);
+  // Each key's characters packed exactly, seven bits each, four to a word, then its length; -1 for a key too long or not ASCII.
+  const packed = new Int32Array(keys.length * 5);
+  keys.forEach((key, i) => {
+    const at = 5 * i;
+    packed[at + 4] = -1;
+    if (key.length > PACKED) return;
+    for (let j = 0; j < key.length; j++) {
+      const c = key.charCodeAt(j);
+      if (c > 127) return;
+      packed[at + (j >> 2)] = (packed[at + (j >> 2)]! << 7) | c;
+    }
+    packed[at + 4] = key.length;
+  });
   return (path, start, n) => {
     let h = FNV_BASIS;
     let end = start;
+    // The segment packed as the keys are, while it is scanned: comparing it with a key is then five numbers, not a string.
+    let w0 = 0;
+    let w1 = 0;
+    let w2 = 0;
+    let w3 = 0;
+    let high = 0;
     for (; end < n; end++) {
       const c = path.charCodeAt(end);
       if (c === 47) break;
       h = Math.imul(h ^ c, FNV_PRIME);
+      high |= c;
+      const k = end - start;
+      if (k < 4) w0 = (w0 << 7) | c;
+      else if (k < 8) w1 = (w1 << 7) | c;
+      else if (k < 12) w2 = (w2 << 7) | c;
+      else w3 = (w3 << 7) | c;
     }
     const length = end - start;
+    if (length <= PACKED && high < 128) {
+      // Only a packed key can equal a segment that packs: the others are longer or not ASCII.
+      for (let at = h & mask; ; at = (at + 1) & mask) {
+        const i = table[at]!;
+        if (i === -1) return -1;
+        const b = 5 * i;
+        if (packed[b + 4] === length && packed[b] === w0 && packed[b + 1] === w1 && packed[b + 2] === w2 && packed[b + 3] === w3) return i;
+      }
+    }
     for (let at = h & mask; ; at = (at + 1) & mask) {
       const i = table[at]!;
       if (i === -1) return -1;
@@ -919,6 +956,8 @@ function wideHash(keys: readonly string[]): WideLookup {
   };
 }
 
+// Keys of up to this many ASCII characters are compared as packed numbers (four seven-bit characters to a 32-bit word).
+const PACKED = 16;
 const FNV_BASIS = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compile, pathFor, resource, routes, type Match, type Route, type RouteTable } from '../core/index.js';
-import { checkTable } from '../core/matcher.js';
+import { checkTable, wideHash } from '../core/matcher.js';
 import { shapeOf } from '../core/path.js';
 
 const ok = () => 'ok';
@@ -171,7 +171,20 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   // `bB` hashes as `aa` does: the hashed lookup must still compare the key.
   const chainWords = [...Array.from({ length: 43 }, (_, i) => 'a'.repeat(i)), 'ab', 'aab', 'b', 'bB', 'item-number-007', 'item-number-020', 'item-number-00', 'item-number-0070', 'item-numbeR-007'];
   const chainPaths = chainWords.flatMap((word) => [`/${word}`, `/${word}/`, `/${word}/1`, `/${word}/1/edit`, `/${word}/%31`]);
+  // Keys a hashed node compares as packed numbers (up to 16 ASCII characters) beside keys it cannot pack (longer, or not ASCII).
+  const edgeKeys = ['abcdefghijklmnop', 'abcdefghijklmnopq', 'abcdefghijklmno', 'résumés', '中文', 'a\u0080', 'a\u007f', 'ABCDEFGHIJKLMNOP', 'abcdefghijklmnop-abcdefghijklmnop'];
+  const packing = routes(
+    ...Array.from({ length: 300 }, (_, i) => resource(`r${i}s`, all)),
+    edgeKeys.flatMap((key, i) => [
+      { ...posts.actions.index, name: `e.i${i}`, action: `i${i}`, path: `/${key}` },
+      { ...posts.actions.show, name: `e.s${i}`, action: `s${i}`, path: `/${key}/:z`, params: ['z'] },
+    ]) as unknown as Route[],
+  );
+  const packingWords = edgeKeys.flatMap((key) => [key, key.slice(0, -1), `${key}x`, `${key.slice(0, -1)}y`, key.slice(1), key.toUpperCase()]);
+  packingWords.push('abcdefghijklmnopqr', 'r0s', 'r1s', 'r299s', 'r300s', 'r1', 'résumé', '中', 'a\u0081', '');
+  const packingPaths = packingWords.flatMap((word) => [`/${word}`, `/${word}/`, `/${word}/1`, `/${word}/1/edit`, `/${word}/r1s`]);
   const cases: Array<[RouteTable, string[], number]> = [
+    [packing, packingPaths, 1024],
     [short, chainPaths, 1024],
     [long, chainPaths, 1024],
     [tricky, paths, 1024],
@@ -185,6 +198,8 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     [large, largePaths, 1024],
     // Past 128 param lists their builders come in groups: every group, values over the limit included.
     [large, largePaths, 1],
+    // Every resource of the large table, so every case of every group (a full one and its last, default case included).
+    [large, Array.from({ length: 300 }, (_, i) => [`/w${i}s/1`, `/w${i}s/1/edit`, `/w${i}s/ab/new`]).flat(), 1],
   ];
   for (const [t, corpus, maxParamLength] of cases) {
     const generated = compile(t, { maxParamLength });
@@ -311,6 +326,34 @@ test('match() :: a node with many static children (a decision tree, or hashed pa
     assert.is(brief(m.match('DELETE', '/abc/1')), '405 GET, HEAD, OPTIONS');
     // Segments that start with a key and go on: wherever their hash lands, no key may claim them.
     for (let i = 0; i < 4000; i++) assert.is(m.match('GET', `/r1s${i}`).kind, 'not-found', `/r1s${i}`);
+  }
+});
+
+test('wideHash() :: a key is found only by a segment equal to it, packed or not, however crowded the table', () => {
+  // Keys it packs (up to 16 ASCII characters) and keys it cannot (longer, or not ASCII), including
+  // `a\u0080`, whose seven-bit packing would equal `b\u0000`'s, and short keys a NUL before them would pack alike.
+  const keys = ['ab', 'r1s', 'abcdefghijklmnop', 'abcdefghijklmnoq', 'abcdefghijklmnopq', 'abcdefghijklmno', 'résumés', 'a\u0080', 'x', '中文'];
+  keys.push('c', 'cd', 'cde', 'efgh', 'ijklm');
+  // One entry per key, 15 keys in 16 entries: a probe passes most keys before the one empty entry, so every comparison is exercised.
+  const lookup = wideHash(keys, 1);
+  const segments = new Set<string>();
+  for (const key of keys) {
+    segments.add(key).add(`\u0000${key}`).add(`\u0000\u0000${key}`).add(`${key}\u0000`).add(key.slice(1)).add(key.slice(0, -1)).add(`${key}z`);
+    for (let j = 0; j < key.length; j++) for (const c of ['a', 'q', 'z', '\u0000', '\u00e9', 'Z']) segments.add(key.slice(0, j) + c + key.slice(j + 1));
+  }
+  segments.add('b\u0000').add('').add('abcdefghijklmnopqr');
+  let seed = 1;
+  for (let i = 0; i < 3000; i++) {
+    let word = '';
+    const length = i % 19;
+    for (let j = 0; j < length; j++) word += 'abmnopqr\u0000\u0080é'[(seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) % 12];
+    segments.add(word);
+  }
+  for (const segment of segments) {
+    for (const [prefix, suffix] of [['/', ''], ['/', '/1'], ['/x/', '/new']] as const) {
+      const path = prefix + segment + suffix;
+      assert.is(lookup(path, prefix.length, path.length), keys.indexOf(segment), JSON.stringify(path));
+    }
   }
 });
 
