@@ -801,14 +801,14 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
 const SWITCH_CHUNK = 3000;
 
 /**
- * The place of a wide node's static child whose segment starts at `start`, or -1. Up to a few
- * hundred keys, as generated code: a switch on the character that tells most of the keys apart,
- * then on the next, down to one key, whose other characters and end are then compared, without
- * scanning the segment for its end first (with requests spread over a hot set of resources,
- * that scan's varying length was what cost most). Past that, and for key sets a tree serves
- * badly (very many characters, long chains of keys that prefix each other), a hash table: a
- * tree over a thousand keys is code too large for the processor's caches once requests spread
- * over all of them (see docs/performance.md).
+ * The place of a wide node's static child whose segment starts at `start`, or -1. Up to 48
+ * keys, as generated code: a switch on the character that tells most of the keys apart, then
+ * on the next, down to one key, whose other characters and end are then compared, without
+ * scanning the segment for its end first. Past that, and for key sets a tree serves badly (very
+ * many characters, long chains of keys that prefix each other), a hash table whose keys are
+ * compared as packed numbers: a tree over many keys is code too large for the processor's
+ * caches once requests spread over them, and its branches unpredictable (see
+ * docs/performance.md).
  */
 function wideLookup(node: Node): WideLookup {
   const keys = [...node.statics.keys()];
@@ -880,8 +880,8 @@ function wideLookup(node: Node): WideLookup {
   }
 }
 
-// More keys than this are hashed: uniform traffic over a thousand found the hash 1.6 times as fast as the tree, a hot set of 64 found it 17% slower.
-const TREE_KEYS = 256;
+// More keys than this are hashed: with keys compared as packed numbers, the hash beat the tree from 64 keys up under every spread of traffic but one hot key (6% slower).
+const TREE_KEYS = 48;
 // Keys whose characters add up to more than this are hashed: a decision tree over them would be slow to build and large.
 const WIDE_CHARACTERS = 65_536;
 // Keys that are prefixes of each other, nested deeper than this, are hashed too.
