@@ -7,12 +7,12 @@ import { MATCHERS, type buildFigures, type Spread } from './matching.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
 // shared 2-core machine absolute numbers move 10-20% from run to run, ratios much less.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',');
-// The control sits across the list from raw, so the rounds' order never runs the two back to back.
 const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'raw (control)', 'sevenfold/polka', 'fastify'];
+// One round per variant by default: over that many rounds every variant runs once in every place (see `order`).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? NAMES.length);
 const unknown = NAMES.filter((name) => !(name in VARIANTS));
 if (unknown.length > 0) throw new Error(`BENCH_ONLY names no variant ${unknown.join(', ')}; the variants are ${Object.keys(VARIANTS).join(', ')}`);
 // BENCH_METHODS=GET (or POST,DELETE…) narrows the workload to those requests.
@@ -92,12 +92,17 @@ const floor = (figures: string) =>
   `${CONTROL} is the raw dispatcher again in a second process, so its ratios (${figures}) are how far two identical servers land apart in this run: differences of that size are noise.`;
 
 /**
- * The order of a round: each starts one place later and every other one runs backwards, so no
- * variant is always first, last or right after the same neighbour (the control showed a few % for place alone).
+ * The order of a round, from a Williams design: over as many rounds as there are items, each
+ * item runs once in every place, and (for an even count; an odd one needs twice the rounds)
+ * right after every other item exactly once. The control showed a few percent for place alone.
  */
 function order<T>(items: readonly T[], round: number): T[] {
-  const rotated = items.map((_, i) => items[(i + round) % items.length]!);
-  return round % 2 === 0 ? rotated : rotated.reverse();
+  const n = items.length;
+  // The first row is 0, 1, n-1, 2, n-2, …; each later row adds one to every entry, modulo n.
+  const first = Array.from({ length: n }, (_, i) => (i % 2 === 1 ? (i + 1) / 2 : (n - i / 2) % n));
+  const row = first.map((k) => items[(k + round) % n]!);
+  // An odd count is balanced by the rows and their mirror images, alternating.
+  return n % 2 === 1 && Math.floor(round / n) % 2 === 1 ? row.reverse() : row;
 }
 
 async function http(): Promise<string> {
@@ -197,7 +202,7 @@ async function lookups(count: number, spread: Spread): Promise<Map<string, numbe
   try {
     for (const name of names) children.set(name, (await matchingChild([name, String(count), String(spread)])).child);
     const samples = new Map<string, number[]>(names.map((n) => [n, []]));
-    for (let r = 0; r < 7; r++) {
+    for (let r = 0; r < 6; r++) {
       for (const name of order(names, r)) {
         const child = children.get(name)!;
         child.send('trial');
