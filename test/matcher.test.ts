@@ -183,7 +183,17 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   const packingWords = edgeKeys.flatMap((key) => [key, key.slice(0, -1), `${key}x`, `${key.slice(0, -1)}y`, key.slice(1), key.toUpperCase()]);
   packingWords.push('abcdefghijklmnopqr', 'r0s', 'r1s', 'r299s', 'r300s', 'r1', 'résumé', '中', 'a\u0081', '');
   const packingPaths = packingWords.flatMap((word) => [`/${word}`, `/${word}/`, `/${word}/1`, `/${word}/1/edit`, `/${word}/r1s`]);
+  // Static keys compared a character at a time (up to 32) and with `startsWith` (longer), in a small table's walk and in a decision tree.
+  const longWords = [31, 32, 33, 40].flatMap((length) => {
+    const key = 'k'.repeat(length - 1);
+    return [`${key}z`, `${key}y`, key, `${key}zz`];
+  });
+  const longKeys = routes(...[31, 32, 33, 40].map((length, i) => resource(`l${i}s`, all, { path: `${'k'.repeat(length - 1)}z` })));
+  const longTree = routes(longKeys, ...Array.from({ length: 12 }, (_, i) => resource(`t${i}s`, all)));
+  const longPaths = longWords.flatMap((word) => [`/${word}`, `/${word}/1`, `/${word}/1/edit`, `/${word}/`]);
   const cases: Array<[RouteTable, string[], number]> = [
+    [longKeys, longPaths, 1024],
+    [longTree, longPaths, 1024],
     [packing, packingPaths, 1024],
     [short, chainPaths, 1024],
     [long, chainPaths, 1024],
@@ -334,7 +344,10 @@ test('wideHash() :: a key is found only by a segment equal to it, packed or not,
   // `a\u0080`, whose seven-bit packing would equal `b\u0000`'s, and short keys a NUL before them would pack alike.
   const keys = ['ab', 'r1s', 'abcdefghijklmnop', 'abcdefghijklmnoq', 'abcdefghijklmnopq', 'abcdefghijklmno', 'résumés', 'a\u0080', 'x', '中文'];
   keys.push('c', 'cd', 'cde', 'efgh', 'ijklm');
-  // One entry per key, 15 keys in 16 entries: a probe passes most keys before the one empty entry, so every comparison is exercised.
+  // Keys of 17 to 64 characters are packed in more words, longer ones are not: lengths about each boundary, and keys alike but late.
+  const letters = (length: number, last = '') => Array.from({ length: length - last.length }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789_-'[i % 38]).join('') + last;
+  keys.push(...[17, 20, 24, 31, 32, 33, 47, 48, 63, 64, 65, 80].map((length) => letters(length)), letters(40, 'x'), letters(40, 'y'), letters(64, 'é'), letters(20, 'q'));
+  // One entry per key, 31 keys in 32 entries: a probe passes most keys before the one empty entry, so every comparison is exercised.
   const lookup = wideHash(keys, 1);
   const segments = new Set<string>();
   for (const key of keys) {
