@@ -797,8 +797,8 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   }
 }
 
-// Generated code compares a static key this long or shorter a character at a time, a longer one with `startsWith`: a resource named by 18
-// characters alone went from 13.1 M to 21.4 M lookups/s so compared (one `startsWith` call costs about what a dozen comparisons do).
+// Generated code compares a static key this long or shorter a character at a time, a longer one with `startsWith`: a table of one
+// resource whose segment is 18 characters long went from 13.1 M to 21.4 M lookups/s when its key was compared a character at a time.
 const INLINE_CHARACTERS = 32;
 
 // Generated decision code is cut into functions of about this many characters, which V8 optimizes.
