@@ -11,8 +11,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'raw (control)', 'sevenfold/polka', 'fastify'];
-// One round per variant by default: over that many rounds every variant runs once in every place (see `order`).
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? NAMES.length);
+// At least six rounds, a whole number of passes over the variants: in each pass every variant runs once in every place (see `order`).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? NAMES.length * Math.ceil(6 / NAMES.length));
 const unknown = NAMES.filter((name) => !(name in VARIANTS));
 if (unknown.length > 0) throw new Error(`BENCH_ONLY names no variant ${unknown.join(', ')}; the variants are ${Object.keys(VARIANTS).join(', ')}`);
 // BENCH_METHODS=GET (or POST,DELETE…) narrows the workload to those requests.
