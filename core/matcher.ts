@@ -918,14 +918,13 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
     packed[at + 4] = -1;
     restAt[i] = restWords.length;
     if (key.length > PACKED) return;
-    const words: number[] = [];
+    for (let j = 0; j < key.length; j++) if (key.charCodeAt(j) > 127) return;
     for (let j = 0; j < key.length; j++) {
       const c = key.charCodeAt(j);
-      if (c > 127) return;
-      words[j >> 2] = ((words[j >> 2] ?? 0) << 7) | c;
+      if (j < 16) packed[at + (j >> 2)] = (packed[at + (j >> 2)]! << 7) | c;
+      else if ((j & 3) === 0) restWords.push(c);
+      else restWords[restWords.length - 1] = (restWords[restWords.length - 1]! << 7) | c;
     }
-    for (let w = 0; w < 4; w++) packed[at + w] = words[w] ?? 0;
-    restWords.push(...words.slice(4));
     packed[at + 4] = key.length;
   });
   const rest = Int32Array.from(restWords);
