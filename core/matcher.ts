@@ -546,9 +546,9 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
 // function and on the distinct subtree shapes behind wide nodes; past them the general walk serves.
 const GENERATED_NODES = 64;
 const GENERATED_SHAPES = 16;
-// Param lists per group builder: a thousand resources make eight builders, and V8 optimizes one of 128 cases in tens of milliseconds (its time grows with the square of the cases).
+// Param lists per group builder: V8's time to optimize a builder grows with the square of its cases, and 128 keep it to tens of milliseconds.
 const GROUP = 128;
-// Calls enough for V8 to give a small function its feedback vector (Node 20 waits for a budget of eight times the bytecode's size, about eight calls of a small builder), with margin; a large one gets it within a pass over its cases.
+// Calls that make sure V8 has given even a small builder its feedback vector, which it does after about eight.
 const FEEDBACK_CALLS = 16;
 
 /** Param lists of one length that share one generated builder, which is written on first use. */
@@ -640,10 +640,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     wide: boolean;
   }
 
-  // Param lists of the routes below wide nodes, in groups of up to GROUP lists of one length:
-  // a group's builder stores each list's names in a case of its own, so every store stays
-  // monomorphic, and a few builders warm up where one per list (a thousand, under random
-  // traffic) each waited for thousands of calls of its own before V8 optimized it.
+  // Param lists below wide nodes share builders, each list a `switch` case with stores of its own: a few builders warm up where a thousand did not.
   const places = new Map<string, { readonly group: Group; readonly which: number }>();
   // The same by list: a resource's member routes share theirs, so most slots are placed without joining names.
   const placed = new Map<readonly string[], { readonly group: Group; readonly which: number }>();
@@ -675,7 +672,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       const body = answerCode(first, value, (i) => `T(route, ${i})`, 'route', String(max), `switch (which) { ${cases}} `);
       const args = first.map((_, i) => `, v${i}`).join('');
       group.build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(NullObject, tooLong) as Grouped;
-      // Through every case, in passes enough for V8 to give the builder feedback and then record each store's: a case first met after the builder is optimized would deoptimize it.
+      // Every case runs before V8 optimizes the builder, or a case first met later would deoptimize it.
       const empty = first.map(() => '');
       const passes = 2 + Math.ceil(FEEDBACK_CALLS / group.lists.length);
       for (let pass = 0; pass < passes; pass++) for (let k = 0; k < group.lists.length; k++) group.build(k, route, ...empty);
@@ -797,8 +794,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   }
 }
 
-// Generated code compares a static key this long or shorter a character at a time, a longer one with `startsWith`: a table of one
-// resource whose segment is 18 characters long went from 13.1 M to 21.4 M lookups/s when its key was compared a character at a time.
+// Static keys up to this long are compared a character at a time in generated code, which measured faster than one `startsWith` call.
 const INLINE_CHARACTERS = 32;
 
 // Generated decision code is cut into functions of about this many characters, which V8 optimizes.
@@ -883,7 +879,7 @@ function wideLookup(node: Node): WideLookup {
   }
 }
 
-// More keys than this are hashed: with keys compared as packed numbers, the hash beat the tree at 64 keys and more under every traffic but one hot key (6% slower), and at 30 lost on hot traffic; 48 is between.
+// More keys than this are hashed: with packed keys the hash measured faster than the tree from 64 keys up, and slower at 30 on hot traffic.
 const TREE_KEYS = 48;
 // Keys whose characters add up to more than this are hashed: a decision tree over them would be slow to build and large.
 const WIDE_CHARACTERS = 65_536;
@@ -908,8 +904,7 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
     table[at] = i;
   });
   const lengths = Int32Array.from(keys, (key) => key.length);
-  // Each key's characters packed exactly, seven bits each, four to a word: its first four words and its length
-  // (-1 for a key too long or not ASCII) in `packed`, the words past them, for keys of over 16 characters, in `rest` from `restAt`.
+  // Each key packed exactly, seven bits a character and four to a word: four words and the length in `packed` (-1 when it cannot be), more in `rest`.
   const packed = new Int32Array(keys.length * 5);
   const restAt = new Int32Array(keys.length);
   const restWords: number[] = [];

@@ -12,7 +12,7 @@ export function shapeOf(path: string): string {
   // Most paths of a table name no param, and those are their own shape: no copy is made.
   let at = path.indexOf('/:');
   if (at === -1) return path;
-  // Cut by hand: the regular expression it replaces was a tenth of a first build of 1 000 resources.
+  // Cut by hand: the regular expression it replaces was a tenth of a first build.
   let shape = '';
   let from = 0;
   while (at !== -1) {
