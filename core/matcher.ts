@@ -642,21 +642,15 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
 
   // Param lists below wide nodes share builders, each list a `switch` case with stores of its own: a few builders warm up where a thousand did not.
   const places = new Map<string, { readonly group: Group; readonly which: number }>();
-  // The same by list: a resource's member routes share theirs, so most slots are placed without joining names.
-  const placed = new Map<readonly string[], { readonly group: Group; readonly which: number }>();
   const filling = new Map<number, Group>();
   /** The group of a param list and its place in it, given on first sight. */
   const place = (names: readonly string[]): { readonly group: Group; readonly which: number } => {
-    let at = placed.get(names);
+    const key = names.join('/');
+    let at = places.get(key);
     if (at === undefined) {
-      const key = names.join('/');
-      at = places.get(key);
-      if (at === undefined) {
-        let group = filling.get(names.length);
-        if (group === undefined || group.lists.length === GROUP) filling.set(names.length, (group = { lists: [], build: undefined }));
-        places.set(key, (at = { group, which: group.lists.push(names) - 1 }));
-      }
-      placed.set(names, at);
+      let group = filling.get(names.length);
+      if (group === undefined || group.lists.length === GROUP) filling.set(names.length, (group = { lists: [], build: undefined }));
+      places.set(key, (at = { group, which: group.lists.push(names) - 1 }));
     }
     return at;
   };
@@ -779,7 +773,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     const top: Scope = { constant: (value) => ref(value), inline: true, wide: true };
     const body = emit(root, 0, 0, { nodes: 0 }, top);
     // What only writing the code needed: the builders' closures keep this function's scope alive as long as the matcher.
-    for (const map of [places, placed, filling, shapeIds, shapes]) map.clear();
+    for (const map of [places, filling, shapeIds, shapes]) map.clear();
     if (body === undefined) return undefined;
     return new Function('R', 'C', 'N', 'G', `return function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; };`)(
       refs,

@@ -150,7 +150,7 @@ export function resource(name: string, handlers: Record<string, unknown>, option
     throw new RouteDefinitionError(`${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`, { resource: name });
   }
   // Valid and distinct by construction, its name, path and param checked above: routes() checks tables combined.
-  // One frozen params list for every member route of the resource: fewer objects, and the matcher places the routes' builders by it.
+  // One frozen params list for every member route of the resource: five routes, one object.
   const members = Object.freeze([param]);
   const table = actions.map((action) => actionRoute(name, action, segment, param, members, given[action]!, opts.schemas?.[action]));
   return built(Object.freeze({
