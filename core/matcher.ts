@@ -151,9 +151,19 @@ function unsupported(error: unknown): boolean {
   return error instanceof EvalError || error instanceof RangeError;
 }
 
-/** Where a value is longer than `max`: a bad request naming the param. */
-function tooLongFor(names: readonly string[]): (i: number, max: number) => Match {
-  return (i, max) => badRequest(`path parameter :${names[i]} is longer than ${max} characters`);
+/** Where param `name`'s value is longer than `max`: a bad request naming the param. */
+function tooLong(name: string, max: number): Match {
+  return badRequest(`path parameter :${name} is longer than ${max} characters`);
+}
+
+/**
+ * The code comparing `key` with the path from `base` (code naming a position) at `positions`,
+ * every one unless given: a character at a time (every UTF-16 unit, as `charCodeAt` reads
+ * them), or, past `INLINE_CHARACTERS`, one `startsWith` of the whole key.
+ */
+function keyChecks(key: string, base: string, positions: readonly number[] = Array.from({ length: key.length }, (_, i) => i)): string[] {
+  if (positions.length > INLINE_CHARACTERS) return [`path.startsWith(${JSON.stringify(key)}, ${base})`];
+  return positions.map((pos) => `path.charCodeAt(${base} + ${pos}) === ${key.charCodeAt(pos)}`);
 }
 
 /**
@@ -165,15 +175,14 @@ function builderFor(names: readonly string[]): Builder {
   const key = names.join('/');
   let builder = BUILDERS.get(key);
   if (builder !== undefined) return builder;
-  const long = tooLongFor(names);
   try {
-    const body = answerCode(names, (i) => `v[${i}]`, (i) => `long(${i}, max)`, 'route', 'max');
-    builder = new Function('N', 'long', `return function answer(route, v, max) { ${body} };`)(NullObject, long) as Builder;
+    const body = answerCode(names, (i) => `v[${i}]`, (i) => `long(${JSON.stringify(names[i])}, max)`, 'route', 'max');
+    builder = new Function('N', 'long', `return function answer(route, v, max) { ${body} };`)(NullObject, tooLong) as Builder;
   } catch (error) {
     if (!unsupported(error)) throw error;
     // Where code generation is disallowed (--disallow-code-generation-from-strings), a loop does the same.
     builder = (route, values, max) => {
-      for (let i = 0; i < names.length; i++) if (values[i]!.length > max) return long(i, max);
+      for (let i = 0; i < names.length; i++) if (values[i]!.length > max) return tooLong(names[i]!, max);
       const params = new NullObject() as Record<string, string>;
       for (let i = 0; i < names.length; i++) params[names[i]!] = values[i]!;
       return { kind: 'found', route, params };
@@ -584,7 +593,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   // Everything the generated code refers to, passed in as one array: routes, answers, lookups, shape functions, per-child data.
   const refs: unknown[] = [];
   const ref = (value: unknown): string => `R[${refs.push(value) - 1}]`;
-  const long = ref((name: string): Match => badRequest(`path parameter :${name} is longer than ${max} characters`));
+  const long = ref(tooLong);
   // The generated function of each shape met below a wide node.
   const shapes = new Map<number, unknown>();
 
@@ -654,7 +663,6 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     }
     return at;
   };
-  const tooLong = (route: Route, i: number): Match => badRequest(`path parameter :${route.params[i]} is longer than ${max} characters`);
   /** A group's builder, written on its first match (of `route`). */
   const grouped = (group: Group, route: Route): Grouped => {
     if (group.build === undefined) {
@@ -663,7 +671,7 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       // The last list is the default case, so every path through the switch stores some list's names.
       const last = group.lists.length - 1;
       const cases = group.lists.map((names, k) => `${k === last ? 'default' : `case ${k}`}: ${storesCode(names, value)}break; `).join('');
-      const body = answerCode(first, value, (i) => `T(route, ${i})`, 'route', String(max), `switch (which) { ${cases}} `);
+      const body = answerCode(first, value, (i) => `T(route.params[${i}], ${max})`, 'route', String(max), `switch (which) { ${cases}} `);
       const args = first.map((_, i) => `, v${i}`).join('');
       group.build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(NullObject, tooLong) as Grouped;
       // Every case runs before V8 optimizes the builder, or a case first met later would deoptimize it.
@@ -685,15 +693,13 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       return `{ const g = ${g}, r = ${r}; return (g.build ?? A(g, r))(${w}, r${args}); }`;
     }
     const names = slot.route.params;
-    return `{ ${answerCode(names, (i) => `v${i}`, (i) => `${long}(${JSON.stringify(names[i])})`, ref(slot.route), String(max))} }`;
+    return `{ ${answerCode(names, (i) => `v${i}`, (i) => `${long}(${JSON.stringify(names[i])}, ${max})`, ref(slot.route), String(max))} }`;
   };
 
   /** The code comparing segment `k` (from `p{k}`) with a static key, its end included. */
   const equals = (key: string, k: number): string => {
     const end = `(p${k} + ${key.length} === n || path.charCodeAt(p${k} + ${key.length}) === 47)`;
-    if (key.length > INLINE_CHARACTERS) return `path.startsWith(${JSON.stringify(key)}, p${k}) && ${end}`;
-    // Every UTF-16 unit, as `charCodeAt` reads them: spreading the string would count code points instead.
-    return [...Array.from({ length: key.length }, (_, i) => `path.charCodeAt(p${k} + ${i}) === ${key.charCodeAt(i)}`), end].join(' && ');
+    return [...keyChecks(key, `p${k}`), end].join(' && ');
   };
 
   /** The code finding the end of segment `k` into `e{k}`; an escape in it sends the path to the careful path. */
@@ -819,10 +825,7 @@ function wideLookup(node: Node): WideLookup {
     const key = keys[i]!;
     const unseen: number[] = [];
     for (let pos = 0; pos < key.length; pos++) if (!seen.includes(pos)) unseen.push(pos);
-    const checks =
-      unseen.length > INLINE_CHARACTERS
-        ? [`path.startsWith(${JSON.stringify(key)}, start)`]
-        : unseen.map((pos) => `path.charCodeAt(start + ${pos}) === ${key.charCodeAt(pos)}`);
+    const checks = keyChecks(key, 'start', unseen);
     checks.push(ends(key.length));
     return `return ${checks.join(' && ')} ? ${i} : -1;`;
   };
