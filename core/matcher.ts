@@ -555,6 +555,8 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
 // function and on the distinct subtree shapes behind wide nodes; past them the general walk serves.
 const GENERATED_NODES = 64;
 const GENERATED_SHAPES = 16;
+// More static children than this, in the top function, are looked up and share shape functions: from three up that measured faster than comparing each in place.
+const INLINE_KEYS = 2;
 // Param lists per group builder: V8's time to optimize a builder grows with the square of its cases, and 128 keep it to tens of milliseconds.
 const GROUP = 128;
 // Calls that make sure V8 has given even a small builder its feedback vector, which it does after about eight.
@@ -709,6 +711,51 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
   const dot = (k: number): string =>
     `if (path.charCodeAt(p${k}) === 46 && (e${k} - p${k} === 1 || (e${k} - p${k} === 2 && path.charCodeAt(p${k} + 1) === 46))) return C; `;
 
+  /** The code comparing a node's static children in place, each followed by its subtree's code. */
+  const inlineStatics = (node: Node, k: number, depth: number, budget: { nodes: number }, scope: Scope): string | undefined => {
+    let code = '';
+    for (let i = 0; i < node.keys!.length; i++) {
+      const key = node.keys![i]!;
+      const inner = emit(node.children![i]!, k + 1, depth, budget, scope);
+      if (inner === undefined) return undefined;
+      code += `if (${equals(key, k)}) { const p${k + 1} = p${k} + ${key.length + 1}; ${inner} } `;
+    }
+    return code;
+  };
+
+  /** The code looking a node's static child up and calling the shape function of its subtree with its data, or `undefined` past the shapes' limit. */
+  const sharedStatics = (node: Node, k: number, depth: number): string | undefined => {
+    const functions: unknown[] = [];
+    // Every child's data in one array, each child's from its offset: one array to read, not one per child.
+    const data: Data = [];
+    const offsets: number[] = [];
+    for (const child of node.statics.values()) {
+      const shape = shapeNumber(child, depth);
+      if (shape === undefined) return undefined;
+      let fn = shapes.get(shape);
+      if (fn === undefined) {
+        if (shapes.size >= GENERATED_SHAPES) return undefined;
+        let next = 0;
+        const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[d + ${next++}]`, inline: false, wide: false });
+        if (inner === undefined) return undefined;
+        const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
+        fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D, d${above}) { ${inner} return undefined; };`)(CAREFUL, grouped, general);
+        shapes.set(shape, fn);
+      }
+      functions.push(fn);
+      offsets.push(data.length);
+      dataOf(child, data);
+    }
+    // The params bound so far go along as arguments; one shape (the usual case) is called by name.
+    const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
+    const keys = [...node.statics.keys()];
+    const call = new Set(functions).size === 1 ? ref(functions[0]) : `${ref(functions)}[i]`;
+    return (
+      `{ const i = ${ref(wideLookup(node))}(path, p${k}, n); ` +
+      `if (i !== -1) { const h = ${call}(path, method, p${k} + ${ref(keys.map((key) => key.length + 1))}[i], n, ${ref(data)}, ${ref(Int32Array.from(offsets))}[i]${above}); if (h !== undefined) return h; } } `
+    );
+  };
+
   /** The code for a node whose segment index is `k`, with `depth` params bound above it. */
   const emit = (node: Node, k: number, depth: number, budget: { nodes: number }, scope: Scope): string | undefined => {
     if (++budget.nodes > GENERATED_NODES) return undefined;
@@ -718,45 +765,10 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       const taken = Array.from({ length: depth }, (_, i) => `v${i}`).join(', ');
       here += `{ const s = ${scope.constant(node.other)}.get(method); if (s !== undefined) return G(s, [${taken}]); } `;
     }
-    let below = '';
-    if (node.keys !== undefined) {
-      for (let i = 0; i < node.keys.length; i++) {
-        const key = node.keys[i]!;
-        const inner = emit(node.children![i]!, k + 1, depth, budget, scope);
-        if (inner === undefined) return undefined;
-        below += `if (${equals(key, k)}) { const p${k + 1} = p${k} + ${key.length + 1}; ${inner} } `;
-      }
-    } else {
-      if (!scope.wide) return undefined;
-      const functions: unknown[] = [];
-      // Every child's data in one array, each child's from its offset: one array to read, not one per child.
-      const data: Data = [];
-      const offsets: number[] = [];
-      for (const child of node.statics.values()) {
-        const shape = shapeNumber(child, depth);
-        if (shape === undefined) return undefined;
-        let fn = shapes.get(shape);
-        if (fn === undefined) {
-          if (shapes.size >= GENERATED_SHAPES) return undefined;
-          let next = 0;
-          const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[d + ${next++}]`, inline: false, wide: false });
-          if (inner === undefined) return undefined;
-          const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
-          fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D, d${above}) { ${inner} return undefined; };`)(CAREFUL, grouped, general);
-          shapes.set(shape, fn);
-        }
-        functions.push(fn);
-        offsets.push(data.length);
-        dataOf(child, data);
-      }
-      // The params bound so far go along as arguments; one shape (the usual case) is called by name.
-      const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
-      const keys = [...node.statics.keys()];
-      const call = new Set(functions).size === 1 ? ref(functions[0]) : `${ref(functions)}[i]`;
-      below +=
-        `{ const i = ${ref(wideLookup(node))}(path, p${k}, n); ` +
-        `if (i !== -1) { const h = ${call}(path, method, p${k} + ${ref(keys.map((key) => key.length + 1))}[i], n, ${ref(data)}, ${ref(Int32Array.from(offsets))}[i]${above}); if (h !== undefined) return h; } } `;
-    }
+    // Many static children, in the top function, share shape functions (the code of a few is inlined); where those cannot be written, the children are compared in place after all.
+    const shared = scope.wide && (node.keys === undefined || node.keys.length > INLINE_KEYS) ? sharedStatics(node, k, depth) : undefined;
+    let below = shared ?? (node.keys === undefined ? undefined : inlineStatics(node, k, depth, budget, scope));
+    if (below === undefined) return undefined;
     if (node.param !== undefined) {
       const inner = emit(node.param, k + 1, depth + 1, budget, scope);
       if (inner === undefined) return undefined;

@@ -240,6 +240,24 @@ test('match() :: static segments a raw compare cannot judge are left to the gene
   assert.is(brief(compile([make('/a%20b')] as RouteTable).match('GET', '/a%2520b')), 't.a {}');
 });
 
+test('compile() :: a few static children whose subtrees cannot share code are compared in place, and the walk is still generated', () => {
+  const h = () => 'h';
+  const make = (path: string, i: number) =>
+    ({ resource: 't', action: `a${i}`, name: `t.a${i}`, method: 'GET', path, params: (path.match(/(?<=\/:)[^/]*/g) ?? []), body: false, handler: h }) as unknown as Route;
+  // Three root children, one of which (`/c`) has more children than a shape describes.
+  const wideChild = ['/a/:x', '/b', ...Array.from({ length: 10 }, (_, i) => `/c/k${i}`)];
+  // `/p`'s nine children take nine of the sixteen shapes written; `/q`'s eight, each of a shape of its own, are too many for the rest.
+  const fewShapesLeft = [...Array.from({ length: 9 }, (_, i) => `/p/k${i}/x${i}`), ...Array.from({ length: 8 }, (_, i) => `/q/m${i}/y${i}/:z`)];
+  for (const t of [wideChild, fewShapesLeft]) {
+    const m = compile(t.map(make));
+    assert.ok(m.generated, t.join(' '));
+    const plain = compile(t.map(make), { generate: false });
+    for (const path of [...t.map((p) => p.replace(/:[xz]/, '1')), '/c', '/c/k10', '/a', '/a/1/2', '/q/m7/y6/1', '/q/m7/y7', '/q/m7', '/p/k8/x8/', '/']) {
+      assert.is(brief(m.match('GET', path)), brief(plain.match('GET', path)), path);
+    }
+  }
+});
+
 /** What a call came to: 'ok', or the message it threw. */
 function outcome(call: () => unknown): string {
   try {
