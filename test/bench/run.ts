@@ -195,12 +195,12 @@ async function matchingChild(args: string[]): Promise<{ child: ChildProcess; mes
   return { child, message };
 }
 
-/** Lookups per second of each matcher on one table, each in its own process, in interleaved trials. */
-async function lookups(count: number, spread: Spread): Promise<Map<string, number[]>> {
+/** Lookups per second of each matcher on one table, each in its own process, in interleaved trials (`alone`: see `lookupTrial`). */
+async function lookups(count: number, spread: Spread, alone: boolean): Promise<Map<string, number[]>> {
   const names = Object.keys(MATCHERS);
   const children = new Map<string, ChildProcess>();
   try {
-    for (const name of names) children.set(name, (await matchingChild([name, String(count), String(spread)])).child);
+    for (const name of names) children.set(name, (await matchingChild([name, String(count), String(spread), ...(alone ? ['alone'] : [])])).child);
     const samples = new Map<string, number[]>(names.map((n) => [n, []]));
     for (let r = 0; r < 6; r++) {
       for (const name of order(names, r)) {
@@ -226,37 +226,41 @@ async function matching(): Promise<string> {
     `| table | routes | ${names.map((n) => `${n} lookups/s`).join(' | ')} | ${others.map((n) => `sevenfold vs ${n}`).join(' | ')} |`,
     `|---|---|${names.map(() => '---|').join('')}${others.map(() => '---|').join('')}`,
   ];
-  const tables: Array<[label: string, count: number, spread: Spread]> = [
-    ['posts', 1, 64],
-    ['100 resources × 7', 100, 64],
-    ['1 000 resources × 7', 1000, 64],
-    ['1 000 resources × 7, every request on one', 1000, 1],
+  const tables: Array<[key: string, label: string, count: number, spread: Spread, alone?: boolean]> = [
+    ['posts', 'posts', 1, 64],
+    ['eight', '8 resources × 7', 8, 64],
+    ['hundred', '100 resources × 7', 100, 64],
+    ['spread', '1 000 resources × 7', 1000, 64],
+    // The requests of the row above, to a table of only the 64 resources they name: what the other 936 cost.
+    ['alone', 'the 64 of them alone', 1000, 64, true],
+    ['one', '1 000 resources × 7, every request on one', 1000, 1],
     // What a harness that looks every route up in turn measures.
-    ['1 000 resources × 7, every route in turn', 1000, 'all'],
+    ['inTurn', '1 000 resources × 7, every route in turn', 1000, 'all'],
     // The harshest traffic: no resource is requested more than another, and the order never repeats.
-    ['posts, random order', 1, 'random'],
-    ['1 000 resources × 7, random over all', 1000, 'random'],
+    ['postsRandom', 'posts, random order', 1, 'random'],
+    ['random', '1 000 resources × 7, random over all', 1000, 'random'],
   ];
   // Medians by table and matcher, for the flatness figures.
-  const medians: Array<Map<string, number>> = [];
-  for (const [label, count, spread] of tables) {
-    const samples = await lookups(count, spread);
+  const medians = new Map<string, Map<string, number>>();
+  for (const [key, label, count, spread, alone = false] of tables) {
+    const samples = await lookups(count, spread, alone);
     const sf = samples.get('sevenfold')!;
-    medians.push(new Map([...samples].map(([n, s]) => [n, median(s)])));
+    medians.set(key, new Map([...samples].map(([n, s]) => [n, median(s)])));
     // Ratios are taken trial by trial, as the HTTP ones are round by round.
     const ratios = others.map((n) => `${fixed(median(sf.map((x, i) => x / samples.get(n)![i]!)))}×`);
-    lines.push(`| ${label} | ${count * 7} | ${names.map((n) => `${(median(samples.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`);
+    const routes = (alone && typeof spread === 'number' ? spread : count) * 7;
+    lines.push(`| ${label} | ${routes} | ${names.map((n) => `${(median(samples.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`);
   }
-  const [posts, , spread, one, inTurn, postsRandom, random] = medians;
-  const against = (n: string, base: Map<string, number> | undefined, other: Map<string, number> | undefined): string => fixed(base!.get(n)! / other!.get(n)!);
+  const against = (n: string, base: string, other: string): string => fixed(medians.get(base)!.get(n)! / medians.get(other)!.get(n)!);
   lines.push(
     '',
-    'Cost of a lookup with 1 000 resources against posts alone (flat is 1.00×): requests spread over 64 resources, every request on one, every route in turn, and random over every route (against posts in random order):',
+    "What the table's size costs: the same requests to 1 000 resources and to a table of just the resources they name (flat is 1.00×), every request on one (against posts alone) and spread over 64 (against those 64 alone):",
     '',
-    ...names.map(
-      (n) =>
-        `- ${n}: ${against(n, posts, spread)}× spread, ${against(n, posts, one)}× on one, ${against(n, posts, inTurn)}× every route in turn, ${against(n, postsRandom, random)}× random`,
-    ),
+    ...names.map((n) => `- ${n}: ${against(n, 'posts', 'one')}× on one, ${against(n, 'alone', 'spread')}× spread over 64`),
+    '',
+    'What spreading the requests costs on top, with 1 000 resources against posts alone: spread over 64 resources, every route in turn, and random over every route (against posts in random order):',
+    '',
+    ...names.map((n) => `- ${n}: ${against(n, 'posts', 'spread')}× spread, ${against(n, 'posts', 'inTurn')}× every route in turn, ${against(n, 'postsRandom', 'random')}× random`),
   );
   const builds: Array<ReturnType<typeof buildFigures>> = [];
   for (let i = 0; i < 3; i++) builds.push((await matchingChild(['build', '1000'])).message.build!);
