@@ -149,6 +149,10 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   for (const target of ['a', '*', '']) assert.is(brief(compile(tricky).match('GET', target)), '404', target);
   // The same wide node below a param, where params bound above it must reach the shared subtree code.
   const under = wide.map((route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] })) as Route[];
+  // Five resources below a param: a node of a few children that shares shape functions, params bound above it passed in.
+  const fewUnder = routes(...Array.from({ length: 5 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object))).map(
+    (route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] }),
+  ) as Route[];
   const underPaths = widePaths.flatMap((path) => [`/a${path}`, `/w1s${path}`]).slice(0, 4000);
   // Wide nodes of 48 keys, whose generated decision tree is cut into functions, and of 303, which are hashed.
   const wideOf = (count: number) => routes(...Array.from({ length: count }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)), ...prefixes);
@@ -204,6 +208,8 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     [posts.routes, paths, 3],
     [wide, widePaths, 1024],
     [under, underPaths, 2],
+    [fewUnder, underPaths, 1024],
+    [fewUnder, underPaths, 1],
     [middling, largePaths, 1024],
     [large, largePaths, 1024],
     // Past 128 param lists their builders come in groups: every group, values over the limit included.
