@@ -583,8 +583,9 @@ type Walk = (path: string, method: string) => Match | undefined;
  * cut into a local; methods are compared against constants, and each route's answer is built
  * where the walk ends (its params object stored with constant names, so every store is
  * monomorphic). Backtracking is the nesting of the code itself: a static branch that finds
- * nothing falls through to the param branch. Below a node with many static children (the root
- * of a large table) each child is a subtree, and subtrees of the same shape (every resource's
+ * nothing falls through to the param branch. Below a node with more than two static children
+ * outside such subtrees (the root of a table of three resources or more) each child is a
+ * subtree, and subtrees of the same shape (every resource's
  * seven routes) share one generated function that reads its routes from an array and builds
  * answers through builders each shared by up to 128 param lists: a few functions, kept hot, for
  * a thousand resources. It answers exactly what the general walk answers; `undefined` when the
