@@ -496,7 +496,10 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   }
 
   // Most tables get a walk generated for their own tree; the rest, and processes that disallow code generation, the general one.
-  const generatedWalk = options.generate === false ? undefined : generateWalk(root, maxParamLength, answer);
+  const attempt = { fewShared: false };
+  let generatedWalk = options.generate === false ? undefined : generateWalk(root, maxParamLength, answer, INLINE_KEYS, attempt);
+  // Where small nodes took shapes a wide node needed, sharing only below wide nodes (as it once was) may still fit.
+  if (generatedWalk === undefined && attempt.fewShared) generatedWalk = generateWalk(root, maxParamLength, answer, FEW, attempt);
   if (generatedWalk === undefined) hashWide(root);
   const walk = generatedWalk ?? interpretAnswer;
 
@@ -590,9 +593,17 @@ type Walk = (path: string, method: string) => Match | undefined;
  * answers through builders each shared by up to 128 param lists: a few functions, kept hot, for
  * a thousand resources. It answers exactly what the general walk answers; `undefined` when the
  * tree is too large or irregular for it, or code cannot be generated here. `general` answers
- * routes of methods outside the fixed slots, from the values walked.
+ * routes of methods outside the fixed slots, from the values walked. In the top function, nodes
+ * of more than `sharePast` static children share subtree code (those of more than `FEW` always
+ * do); `attempt.fewShared` tells whether a node of `FEW` or fewer tried to.
  */
-function generateWalk(root: Node, max: number, general: (slot: Slot, taken: readonly string[]) => Match): Walk | undefined {
+function generateWalk(
+  root: Node,
+  max: number,
+  general: (slot: Slot, taken: readonly string[]) => Match,
+  sharePast: number,
+  attempt: { fewShared: boolean },
+): Walk | undefined {
   // Everything the generated code refers to, passed in as one array: routes, answers, lookups, shape functions, per-child data.
   const refs: unknown[] = [];
   const ref = (value: unknown): string => `R[${refs.push(value) - 1}]`;
@@ -724,31 +735,47 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
     return code;
   };
 
-  /** The code looking a node's static child up and calling the shape function of its subtree with its data, or `undefined` past the shapes' limit. */
+  /**
+   * The code looking a node's static child up and calling the shape function of its subtree
+   * with its data; `undefined` when a child's subtree has no shape, its code cannot be written,
+   * or its new shapes do not fit the limit, and then no shape it wrote is kept.
+   */
   const sharedStatics = (node: Node, k: number, depth: number): string | undefined => {
-    const functions: unknown[] = [];
-    // Every child's data in one array, each child's from its offset: one array to read, not one per child.
-    const data: Data = [];
-    const offsets: number[] = [];
-    for (const child of node.statics.values()) {
+    const children = [...node.statics.values()];
+    const numbers: number[] = [];
+    const fresh = new Set<number>();
+    for (const child of children) {
       const shape = shapeNumber(child, depth);
       if (shape === undefined) return undefined;
-      let fn = shapes.get(shape);
+      numbers.push(shape);
+      if (!shapes.has(shape)) fresh.add(shape);
+    }
+    // Shapes are written only when all of them fit: a node that cannot share leaves the limit to the nodes after it.
+    if (shapes.size + fresh.size > GENERATED_SHAPES) return undefined;
+    const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
+    const functions: unknown[] = [];
+    for (let i = 0; i < children.length; i++) {
+      let fn = shapes.get(numbers[i]!);
       if (fn === undefined) {
-        if (shapes.size >= GENERATED_SHAPES) return undefined;
         let next = 0;
-        const inner = emit(child, k + 1, depth, { nodes: 0 }, { constant: () => `D[d + ${next++}]`, inline: false, wide: false });
-        if (inner === undefined) return undefined;
-        const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
+        const inner = emit(children[i]!, k + 1, depth, { nodes: 0 }, { constant: () => `D[d + ${next++}]`, inline: false, wide: false });
+        if (inner === undefined) {
+          for (const shape of fresh) shapes.delete(shape);
+          return undefined;
+        }
         fn = new Function('C', 'A', 'G', `return function shape(path, method, p${k + 1}, n, D, d${above}) { ${inner} return undefined; };`)(CAREFUL, grouped, general);
-        shapes.set(shape, fn);
+        shapes.set(numbers[i]!, fn);
       }
       functions.push(fn);
-      offsets.push(data.length);
-      dataOf(child, data);
     }
+    // Every child's data in one array, each child's from its offset: one array to read, not one per child.
+    const data: Data = [];
+    const offsets = children.map((child) => {
+      const offset = data.length;
+      dataOf(child, data);
+      return offset;
+    });
     // The params bound so far go along as arguments; one shape (the usual case) is called by name.
-    const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
     const keys = [...node.statics.keys()];
     const call = new Set(functions).size === 1 ? ref(functions[0]) : `${ref(functions)}[i]`;
     return (
@@ -767,7 +794,9 @@ function generateWalk(root: Node, max: number, general: (slot: Slot, taken: read
       here += `{ const s = ${scope.constant(node.other)}.get(method); if (s !== undefined) return G(s, [${taken}]); } `;
     }
     // Many static children, in the top function, share shape functions (the code of a few is inlined); where those cannot be written, the children are compared in place after all.
-    const shared = scope.wide && (node.keys === undefined || node.keys.length > INLINE_KEYS) ? sharedStatics(node, k, depth) : undefined;
+    const share = scope.wide && (node.keys === undefined || node.keys.length > sharePast);
+    if (share && node.keys !== undefined) attempt.fewShared = true;
+    const shared = share ? sharedStatics(node, k, depth) : undefined;
     let below = shared ?? (node.keys === undefined ? undefined : inlineStatics(node, k, depth, budget, scope));
     if (below === undefined) return undefined;
     if (node.param !== undefined) {

@@ -254,11 +254,15 @@ test('compile() :: a few static children whose subtrees cannot share code are co
   const wideChild = ['/a/:x', '/b', ...Array.from({ length: 10 }, (_, i) => `/c/k${i}`)];
   // `/p`'s nine children take nine of the sixteen shapes written; `/q`'s eight, each of a shape of its own, are too many for the rest.
   const fewShapesLeft = [...Array.from({ length: 9 }, (_, i) => `/p/k${i}/x${i}`), ...Array.from({ length: 8 }, (_, i) => `/q/m${i}/y${i}/:z`)];
-  for (const t of [wideChild, fewShapesLeft]) {
+  // A node of three that cannot share (`/w` has too many children) or that shares first (`/p`), beside a wide node needing fourteen or fifteen shapes:
+  // whatever the small node tried must not leave the wide one short, which would send the whole table to the general walk.
+  const wasted = ['/a/1', '/b/2', ...Array.from({ length: 15 }, (_, i) => `/w/k${i}/x${i}`)];
+  const compete = [...Array.from({ length: 3 }, (_, i) => `/p/k${i}/y${i}`), ...Array.from({ length: 14 }, (_, i) => `/w/k${i}/x${i}`)];
+  for (const t of [wideChild, fewShapesLeft, wasted, compete]) {
     const m = compile(t.map(make));
     assert.ok(m.generated, t.join(' '));
     const plain = compile(t.map(make), { generate: false });
-    for (const path of [...t.map((p) => p.replace(/:[xz]/, '1')), '/c', '/c/k10', '/a', '/a/1/2', '/q/m7/y6/1', '/q/m7/y7', '/q/m7', '/p/k8/x8/', '/']) {
+    for (const path of [...t.map((p) => p.replace(/:[xz]/, '1')), '/c', '/c/k10', '/a', '/a/1/2', '/q/m7/y6/1', '/q/m7/y7', '/q/m7', '/p/k8/x8/', '/w/k3/x4', '/p/k2', '/']) {
       assert.is(brief(m.match('GET', path)), brief(plain.match('GET', path)), path);
     }
   }
