@@ -195,19 +195,36 @@ async function matchingChild(args: string[]): Promise<{ child: ChildProcess; mes
   return { child, message };
 }
 
-/** Lookups per second of each matcher on one table, each in its own process, in interleaved trials (`alone`: see `lookupTrial`). */
-async function lookups(count: number, spread: Spread, alone: boolean): Promise<Map<string, number[]>> {
+/** One table of the matching benchmark: how many resources, how requests spread over them, and whether they go to those requests' resources alone (see `lookupTrial`). */
+interface TableSpec {
+  readonly key: string;
+  readonly label: string;
+  readonly count: number;
+  readonly spread: Spread;
+  readonly alone?: boolean;
+}
+
+/**
+ * Lookups per second of each matcher on each of `tables`, every pair in a process of its own,
+ * all in one set of interleaved trials: tables compared with each other are measured side by
+ * side, as the HTTP variants are. Samples by table key, then matcher.
+ */
+async function lookups(tables: readonly TableSpec[]): Promise<Map<string, Map<string, number[]>>> {
   const names = Object.keys(MATCHERS);
-  const children = new Map<string, ChildProcess>();
+  const pairs = tables.flatMap((t) => names.map((name) => ({ table: t, name })));
+  const children = new Map<(typeof pairs)[number], ChildProcess>();
   try {
-    for (const name of names) children.set(name, (await matchingChild([name, String(count), String(spread), ...(alone ? ['alone'] : [])])).child);
-    const samples = new Map<string, number[]>(names.map((n) => [n, []]));
+    for (const pair of pairs) {
+      const { count, spread, alone } = pair.table;
+      children.set(pair, (await matchingChild([pair.name, String(count), String(spread), ...(alone === true ? ['alone'] : [])])).child);
+    }
+    const samples = new Map(tables.map((t) => [t.key, new Map<string, number[]>(names.map((n) => [n, []]))]));
     for (let r = 0; r < 6; r++) {
-      for (const name of order(names, r)) {
-        const child = children.get(name)!;
+      for (const pair of order(pairs, r)) {
+        const child = children.get(pair)!;
         child.send('trial');
         const [message] = (await once(child, 'message')) as [{ rate: number }];
-        samples.get(name)!.push(message.rate);
+        samples.get(pair.table.key)!.get(pair.name)!.push(message.rate);
       }
     }
     return samples;
@@ -226,32 +243,39 @@ async function matching(): Promise<string> {
     `| table | routes | ${names.map((n) => `${n} lookups/s`).join(' | ')} | ${others.map((n) => `sevenfold vs ${n}`).join(' | ')} |`,
     `|---|---|${names.map(() => '---|').join('')}${others.map(() => '---|').join('')}`,
   ];
-  const tables: Array<[key: string, label: string, count: number, spread: Spread, alone?: boolean]> = [
-    ['posts', 'posts', 1, 64],
-    ['eight', '8 resources × 7', 8, 64],
-    ['hundred', '100 resources × 7', 100, 64],
-    ['spread', '1 000 resources × 7', 1000, 64],
+  const tables: TableSpec[] = [
+    { key: 'posts', label: 'posts', count: 1, spread: 64 },
+    { key: 'eight', label: '8 resources × 7', count: 8, spread: 64 },
+    { key: 'hundred', label: '100 resources × 7', count: 100, spread: 64 },
+    { key: 'spread', label: '1 000 resources × 7', count: 1000, spread: 64 },
     // The requests of the row above, to a table of only the 64 resources they name: what the other 936 cost.
-    ['alone', 'the 64 of them alone', 1000, 64, true],
-    ['one', '1 000 resources × 7, every request on one', 1000, 1],
+    { key: 'alone', label: 'the 64 of them alone', count: 1000, spread: 64, alone: true },
+    { key: 'one', label: '1 000 resources × 7, every request on one', count: 1000, spread: 1 },
     // What a harness that looks every route up in turn measures.
-    ['inTurn', '1 000 resources × 7, every route in turn', 1000, 'all'],
+    { key: 'inTurn', label: '1 000 resources × 7, every route in turn', count: 1000, spread: 'all' },
     // The harshest traffic: no resource is requested more than another, and the order never repeats.
-    ['postsRandom', 'posts, random order', 1, 'random'],
-    ['random', '1 000 resources × 7, random over all', 1000, 'random'],
+    { key: 'postsRandom', label: 'posts, random order', count: 1, spread: 'random' },
+    { key: 'random', label: '1 000 resources × 7, random over all', count: 1000, spread: 'random' },
   ];
-  // Medians by table and matcher, for the flatness figures.
-  const medians = new Map<string, Map<string, number>>();
-  for (const [key, label, count, spread, alone = false] of tables) {
-    const samples = await lookups(count, spread, alone);
-    const sf = samples.get('sevenfold')!;
-    medians.set(key, new Map([...samples].map(([n, s]) => [n, median(s)])));
-    // Ratios are taken trial by trial, as the HTTP ones are round by round.
-    const ratios = others.map((n) => `${fixed(median(sf.map((x, i) => x / samples.get(n)![i]!)))}×`);
-    const routes = (alone && typeof spread === 'number' ? spread : count) * 7;
-    lines.push(`| ${label} | ${routes} | ${names.map((n) => `${(median(samples.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`);
+  // Tables whose figures are divided by each other below are measured in one set of trials.
+  const together = [['posts', 'spread', 'alone', 'one', 'inTurn'], ['eight'], ['hundred'], ['postsRandom', 'random']];
+  const samples = new Map<string, Map<string, number[]>>();
+  for (const keys of together) {
+    for (const [key, bySample] of await lookups(tables.filter((t) => keys.includes(t.key)))) samples.set(key, bySample);
   }
-  const against = (n: string, base: string, other: string): string => fixed(medians.get(base)!.get(n)! / medians.get(other)!.get(n)!);
+  for (const { key, label, count, spread, alone } of tables) {
+    const of = samples.get(key)!;
+    const sf = of.get('sevenfold')!;
+    // Ratios are taken trial by trial, as the HTTP ones are round by round.
+    const ratios = others.map((n) => `${fixed(median(sf.map((x, i) => x / of.get(n)![i]!)))}×`);
+    const routes = (alone === true && typeof spread === 'number' ? spread : count) * 7;
+    lines.push(`| ${label} | ${routes} | ${names.map((n) => `${(median(of.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`);
+  }
+  // Trial by trial too: a table's trial against the trial of the same round on the table it is compared with.
+  const against = (n: string, base: string, other: string): string => {
+    const [a, b] = [samples.get(base)!.get(n)!, samples.get(other)!.get(n)!];
+    return fixed(median(a.map((x, i) => x / b[i]!)));
+  };
   lines.push(
     '',
     "What the table's size costs: the same requests to 1 000 resources and to a table of just the resources they name (flat is 1.00×), every request on one (against posts alone) and spread over 64 (against those 64 alone):",
