@@ -17,6 +17,11 @@ function cycle(count: number, spread: number): number[] {
   return Array.from({ length: 64 }, (_, i) => ((i % spread) * 7919) % count);
 }
 
+/** The resources a table holds: with `alone` (and a number for `spread`) only those its requests name, else all `count` (`undefined`). */
+export function tableResources(count: number, spread: Spread, alone: boolean): number[] | undefined {
+  return alone && typeof spread === 'number' ? [...new Set(cycle(count, spread))] : undefined;
+}
+
 /** One request of the benchmark and the route and params it must find. */
 interface Lookup {
   readonly method: string;
@@ -102,7 +107,7 @@ function findMyWay(t: RouteTable, compiled: boolean): (method: string, path: str
 export function lookupTrial(name: string, count: number, spread: Spread, iterations = 1_000_000, alone = false): () => number {
   // The table is built first, as an app's is: request strings made before it were moved to the old generation by its collections while still
   // unflattened concatenations, and every character read of them then went through the indirection (15% on 1 000 resources); node's `req.url` is flat.
-  const find = MATCHERS[name]!(table(count, alone && typeof spread === 'number' ? [...new Set(cycle(count, spread))] : undefined));
+  const find = MATCHERS[name]!(table(count, tableResources(count, spread, alone)));
   const list = requests(count, spread);
   for (const item of list) {
     const found = find(item.method, item.path);

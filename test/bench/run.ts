@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { VARIANTS, WORKLOAD } from './apps.js';
-import { MATCHERS, type buildFigures, type Spread } from './matching.js';
+import { MATCHERS, tableResources, type buildFigures, type Spread } from './matching.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
 // shared 2-core machine absolute numbers move 10-20% from run to run, ratios much less.
@@ -268,7 +268,7 @@ async function matching(): Promise<string> {
     const sf = of.get('sevenfold')!;
     // Ratios are taken trial by trial, as the HTTP ones are round by round.
     const ratios = others.map((n) => `${fixed(median(sf.map((x, i) => x / of.get(n)![i]!)))}×`);
-    const routes = (alone === true && typeof spread === 'number' ? spread : count) * 7;
+    const routes = (tableResources(count, spread, alone === true)?.length ?? count) * 7;
     lines.push(`| ${label} | ${routes} | ${names.map((n) => `${(median(of.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`);
   }
   // Trial by trial too: a table's trial against the trial of the same round on the table it is compared with.
