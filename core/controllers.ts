@@ -4,10 +4,9 @@ import 'reflect-metadata';
 import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { ACTION_NAMES, isAction, type Action } from './actions.js';
 import { resourceMetadata } from './decorators.js';
-import { RouteDefinitionError } from './errors.js';
-import type { IdParam } from './inflect.js';
+import { RouteDefinitionError, suggest } from './errors.js';
 import type { Reply } from './reply.js';
-import { resource, suggest, type ActionPath, type Resource, type ResourceOptions } from './resource.js';
+import { resource, type ActionPath, type ParamOf, type Resource, type ResourceOptions, type SegmentOf } from './resource.js';
 import type { Handler, Params, Request } from './types.js';
 
 export { Resource, resourceMetadata, RESOURCE_METADATA, type ResourceMetadata } from './decorators.js';
@@ -17,8 +16,6 @@ export type { DependencyContainer, Disposable, InjectionToken } from 'tsyringe';
 /** The token of the current request in a request-scoped container: `@inject(REQUEST) req: Request`. */
 export const REQUEST: InjectionToken<Request> = Symbol.for('sevenfold:request');
 
-type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string } ? P : IdParam<N>;
-type SegmentOf<N extends string, O> = O extends { readonly path: infer S extends string } ? S : N;
 
 /**
  * The request an action method of resource `N` receives, typed like a `resource()` handler's:

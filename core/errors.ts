@@ -1,3 +1,4 @@
+import leven from 'leven';
 /** Reason phrases for the statuses sevenfold produces or handlers commonly throw. */
 export const STATUS_TITLES: Readonly<Record<number, string>> = Object.freeze({
   400: 'Bad Request',
@@ -110,4 +111,15 @@ export class RouteDefinitionError extends Error {
     this.resource = where.resource;
     this.action = where.action;
   }
+}
+
+/** The closest of `candidates` to a mistyped `word`, as ` (did you mean "x"?)`, or ''. */
+export function suggest(word: string, candidates: readonly string[]): string {
+  let best = '';
+  let distance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = leven(word.toLowerCase(), candidate);
+    if (d < distance) [best, distance] = [candidate, d];
+  }
+  return best === '' ? '' : ` (did you mean "${best}"?)`;
 }

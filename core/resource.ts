@@ -1,6 +1,5 @@
-import leven from 'leven';
 import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
-import { RouteDefinitionError } from './errors.js';
+import { RouteDefinitionError, suggest } from './errors.js';
 import { idParam, type IdParam } from './inflect.js';
 import { checkTable } from './matcher.js';
 import { NullObject } from './null-object.js';
@@ -20,8 +19,10 @@ export interface ResourceOptions {
   readonly schemas?: { readonly [A in Action]?: ActionSchema };
 }
 
-type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string } ? P : IdParam<N>;
-type SegmentOf<N extends string, O> = O extends { readonly path: infer S extends string } ? S : N;
+/** The id param a resource's options give it: `options.param`, else the inflected `post_id`. */
+export type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string } ? P : IdParam<N>;
+/** The URL segment a resource's options give it: `options.path`, else its name. */
+export type SegmentOf<N extends string, O> = O extends { readonly path: infer S extends string } ? S : N;
 
 /** The path pattern of an action: `ActionPath<'edit', 'posts', 'post_id'>` is `/posts/:post_id/edit`. */
 export type ActionPath<A extends Action, Segment extends string, P extends string> =
@@ -65,17 +66,6 @@ const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 const PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 const OPTION_KEYS = ['only', 'except', 'param', 'path', 'schemas'] as const;
-
-/** The closest of `candidates` to a mistyped `word`, as ` (did you mean "x"?)`, or ''. */
-export function suggest(word: string, candidates: readonly string[]): string {
-  let best = '';
-  let distance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const d = leven(word.toLowerCase(), candidate);
-    if (d < distance) [best, distance] = [candidate, d];
-  }
-  return best === '' ? '' : ` (did you mean "${best}"?)`;
-}
 
 /**
  * Declares a resource and returns its route table as data. For `resource('posts', …)`:
