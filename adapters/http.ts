@@ -3,12 +3,12 @@ import type { Duplex } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import { bodyFormat, DEFAULT_JSON_DEPTH, parseBody, type BodyFormat } from '../core/body.js';
 import { HttpError, STATUS_TITLES } from '../core/errors.js';
-import { compile } from '../core/matcher.js';
+import { compile } from '../core/matcher/index.js';
 import { originForm, splitTarget } from '../core/path.js';
 import { renderError, renderMiss, renderResult, type Rendered } from '../core/render.js';
 import { Reply } from '../core/reply.js';
 import { IncomingRequest } from '../core/request.js';
-import { tableOf, type Routable } from '../core/resource.js';
+import { tableOf, type Routable } from '../core/table.js';
 import type { Request, Route } from '../core/types.js';
 
 /** Options shared by both adapters; docs/hardening.md explains each limit. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Routable } from '../core/resource.js';
+import type { Routable } from '../core/table.js';
 import { HttpError } from '../core/errors.js';
 import { renderError } from '../core/render.js';
 import { createDispatcher, DRAINING, onClientError, sendSafely, writeProblem, type DispatchOptions } from './http.js';

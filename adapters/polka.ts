@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Routable } from '../core/resource.js';
+import type { Routable } from '../core/table.js';
 import { createDispatcher, type DispatchOptions } from './http.js';
 
 export type { DispatchOptions } from './http.js';

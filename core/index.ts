@@ -2,20 +2,12 @@ export { ACTIONS, ACTION_NAMES, type Action } from './actions.js';
 export { HttpError, RouteDefinitionError, STATUS_TITLES, type HttpErrorOptions, type Problem } from './errors.js';
 export { idParam, singular, IRREGULAR, UNCOUNTABLE, type IdParam, type Singular } from './inflect.js';
 export { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat, type RouteFilter } from './listing.js';
-export { compile, type Matcher, type MatcherOptions } from './matcher.js';
+export { compile, type Matcher, type MatcherOptions } from './matcher/index.js';
 export { openapi, type OpenApiInfo } from './openapi.js';
 export { pathFor } from './path.js';
 export { Reply, Result, created, html, json, noContent, redirect, text, type ResultKind } from './reply.js';
-export {
-  resource,
-  routes,
-  tableOf,
-  type ActionPath,
-  type Handlers,
-  type Resource,
-  type ResourceOptions,
-  type Routable,
-} from './resource.js';
+export { resource, type ActionPath, type Handlers, type Resource, type ResourceOptions } from './resource.js';
+export { routes, tableOf, type Routable } from './table.js';
 export type {
   ActionSchema,
   Handler,

@@ -1,4 +1,4 @@
-import { tableOf, type Routable } from './resource.js';
+import { tableOf, type Routable } from './table.js';
 import type { Route, RouteTable } from './types.js';
 
 /** Which routes a listing shows; every given filter must match. */

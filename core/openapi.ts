@@ -1,6 +1,6 @@
 import { singular } from './inflect.js';
 import { STATUS_TITLES } from './errors.js';
-import { tableOf, type Routable } from './resource.js';
+import { tableOf, type Routable } from './table.js';
 import type { ActionSchema, JsonSchema, Route } from './types.js';
 
 /** The `info` object of the document. */

@@ -1,29 +1,5 @@
 import type { ParamKeys, Route } from './types.js';
 
-/** The parameter names of a path pattern, in order: `/posts/:post_id/edit` → `['post_id']`. */
-export function paramNames(path: string): string[] {
-  const names: string[] = [];
-  for (const segment of path.split('/')) if (segment.startsWith(':')) names.push(segment.slice(1));
-  return names;
-}
-
-/** A path pattern with the parameter names erased, so `/a/:x` and `/a/:y` compare equal. */
-export function shapeOf(path: string): string {
-  // Most paths of a table name no param, and those are their own shape: no copy is made.
-  let at = path.indexOf('/:');
-  if (at === -1) return path;
-  // Cut by hand: the regular expression it replaces was a tenth of a first build.
-  let shape = '';
-  let from = 0;
-  while (at !== -1) {
-    shape += path.slice(from, at + 2);
-    const end = path.indexOf('/', at + 2);
-    from = end === -1 ? path.length : end;
-    at = path.indexOf('/:', from);
-  }
-  return shape + path.slice(from);
-}
-
 type PathArgs<Path extends string> = [ParamKeys<Path>] extends [never]
   ? [params?: Record<string, never>]
   : [params: { readonly [K in ParamKeys<Path>]: string | number }];

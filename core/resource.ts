@@ -1,8 +1,8 @@
 import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError, suggest } from './errors.js';
 import { idParam, type IdParam } from './inflect.js';
-import { checkTable } from './matcher.js';
 import { NullObject } from './null-object.js';
+import { markBuilt } from './table.js';
 import type { ActionSchema, Handler, Params, Route, RouteTable } from './types.js';
 
 /** Options of `resource()`; each one changes the table, and the listing shows the result. */
@@ -143,21 +143,13 @@ export function resource(name: string, handlers: Record<string, unknown>, option
   // One frozen params list for every member route of the resource: five routes, one object.
   const members = Object.freeze([param]);
   const table = actions.map((action) => actionRoute(name, action, segment, param, members, given[action]!, opts.schemas?.[action]));
-  return built(Object.freeze({
+  return markBuilt(Object.freeze({
     name,
     param,
     path: segment,
     routes: Object.freeze(table),
     actions: Object.freeze(Object.fromEntries(table.map((route) => [route.action, route]))),
   }) as Resource);
-}
-
-// Resources resource() made: frozen, with routes valid by construction, which routes() need not check one by one.
-const BUILT = new WeakSet<object>();
-
-function built(made: Resource): Resource {
-  BUILT.add(made);
-  return made;
 }
 
 function actionRoute(
@@ -252,38 +244,4 @@ function checkOptions(call: string, name: string, options: unknown): ResourceOpt
 
 function describe(value: unknown): string {
   return value === null ? 'null' : typeof value === 'string' ? JSON.stringify(value) : typeof value;
-}
-
-/** Anything that holds routes: a resource, a table, or a single route. */
-export type Routable = Resource<any, any, any, any> | RouteTable | Route;
-
-/** The routes of a resource or table, as a table. */
-export function tableOf(source: Routable): RouteTable {
-  if (Array.isArray(source)) return source as RouteTable;
-  if (source !== null && typeof source === 'object' && 'routes' in source && Array.isArray(source.routes)) return source.routes;
-  if (source !== null && typeof source === 'object' && 'handler' in source && 'path' in source) return [source as Route];
-  throw new TypeError('expected a resource, a route table or a route');
-}
-
-/**
- * Combines resources and tables into one frozen table, in the order given. Two routes with
- * the same method and path shape throw a `RouteDefinitionError` naming both.
- */
-export function routes(...sources: Routable[]): RouteTable {
-  const table: Route[] = [];
-  // Routes of resources that resource() built are valid by construction: only how they combine with the rest is checked.
-  const valid: boolean[] = [];
-  for (const source of sources) {
-    const part = tableOf(source);
-    const built = BUILT.has(source as object);
-    // Holes are skipped, as flat() skips them, so each flag stays beside its route.
-    for (let k = 0; k < part.length; k++) {
-      if (!(k in part)) continue;
-      table.push(part[k]!);
-      valid.push(built);
-    }
-  }
-  Object.freeze(table);
-  checkTable(table, valid);
-  return table;
 }

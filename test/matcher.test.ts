@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compile, pathFor, resource, routes, type Match, type Route, type RouteTable } from '../core/index.js';
-import { checkTable, wideHash } from '../core/matcher.js';
-import { shapeOf } from '../core/path.js';
+import { wideHash } from '../core/matcher/wide.js';
+import { checkTable, shapeOf } from '../core/table.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };

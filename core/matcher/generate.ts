@@ -1,0 +1,399 @@
+import { NullObject } from '../null-object.js';
+import type { Match, Route } from '../types.js';
+import { answerCode, DECODE, storesCode, tooLong, unsupported, type Found, type Slot, type Walked } from './answers.js';
+import { formatCode } from './format.js';
+import type { Answer } from './interpret.js';
+import { isDotSegmentCode, PERCENT, SLASH } from './segments.js';
+import { COMPARE_IN_PLACE_MAX, lookupOf, METHOD_ORDER, servedMethods, slotFor, type Node } from './tree.js';
+import { endsCode, keyChecks } from './wide.js';
+
+/**
+ * The walk of a tree written as code for that tree, answers included:
+ *
+ * - a node's static segments are compared a character at a time against constants, in place,
+ *   without finding the segment's end first; a param's value is cut into a local `v{i}`;
+ * - methods are compared against constants, and each route's answer is built where the walk
+ *   ends, its params object stored with constant names (every store monomorphic);
+ * - backtracking is the nesting of the code: a static branch that finds nothing falls through
+ *   to the param branch;
+ * - in the top function, a node of more than two static children finds its child by a lookup,
+ *   and subtrees of the same shape (every resource's seven routes) share one shape function
+ *   that reads its routes from per-child data, through group builders of up to 128 param lists:
+ *   a few functions, kept hot, for a thousand resources;
+ * - it answers exactly what the general walk (`interpreter`) answers, or is not written: the tree
+ *   too large or irregular for it, or code generation disallowed here.
+ *
+ * `Matcher.source` prints what it wrote; for `/posts/:post_id/edit` the walk holds
+ *
+ *     if (path.charCodeAt(p0 + 0) === 112 && … && (p0 + 5 === n || path.charCodeAt(p0 + 5) === 47)) {
+ *       const p1 = p0 + 6;
+ *       …
+ *         const v0 = path.slice(p1, e1);
+ *         const p2 = e1 + 1;
+ *         if (p2 > n) { if (method === "GET") { … return { kind: 'found', route: R[3], params: o }; } }
+ */
+
+/** The generated identifiers, printed at the head of `Matcher.source`. */
+const LEGEND = [
+  '// The walk generated for this table (core/matcher/generate.ts). Legend:',
+  '//   path, method  the path (still encoded, no trailing slash) and the request method',
+  '//   n             path.length',
+  '//   p{k}, e{k}    where segment k starts and ends',
+  '//   v{i}          the value of the i-th param on the way',
+  '//   R[i]          a constant: the routes, answers and lookups listed at the end',
+  '//   C             DECODE: the path holds an escape or a dot segment, so it is decoded and searched instead',
+  '//   N             the params class (no Object.prototype)',
+  '//   T             tooLong(name, max): a param value over maxParamLength is a bad request',
+  '//   G             the answer for a route of a method without a slot (PURGE, …)',
+  '//   A             writes a group builder on its first use',
+  '//   D, d          a shape function\'s data, and the offset of this child\'s data in it',
+].join('\n');
+
+// Generated code stays hot only while it is small: limits on the nodes written out in one
+// function and on the distinct subtree shapes behind wide nodes; past them the general walk serves.
+const GENERATED_NODES = 64;
+const GENERATED_SHAPES = 16;
+// More static children than this, in the top function, are looked up and share shape functions: from three up that measured faster than comparing each in place.
+const INLINE_CHILDREN_MAX = 2;
+// Param lists per group builder: V8's time to optimize a builder grows with the square of its cases, and 128 keep it to tens of milliseconds.
+const GROUP_SIZE = 128;
+// Calls that make sure V8 has given even a small builder its feedback vector, which it does after about eight.
+const FEEDBACK_CALLS = 16;
+
+/** A walk, generated or general. */
+export type Walk = (path: string, method: string) => Walked;
+
+/** A generated walk, and what it is as text. */
+export interface GeneratedWalk {
+  readonly walk: Walk;
+  readonly source: string;
+}
+
+/** Builds the answer for param list `which` of a group, from values passed as arguments. */
+type GroupBuilder = (which: number, route: Route, ...values: string[]) => Match;
+
+/** Param lists of one length that share one generated builder, which is written on first use. */
+interface Group {
+  readonly lists: Array<readonly string[]>;
+  build: GroupBuilder | undefined;
+}
+
+/** A param list's group and its case in it. */
+interface Place {
+  readonly group: Group;
+  readonly which: number;
+}
+
+/** One answer a node gives: a slotted method's route, or the map of its other methods. */
+type Ending = { readonly method: string; readonly slot: Slot } | { readonly method: undefined; readonly other: Map<string, Slot> };
+
+/** What a shape function reads from its data for one ending (see `constantsOf`). */
+type Constant = Found | Group | number | Route | Map<string, Slot>;
+
+/** Where a function's code finds its constants: as `R[i]` in the top function, in per-child data in a shape function. */
+type Scope = { readonly top: true } | { readonly top: false; readonly at: ReadonlyMap<Node, number> };
+
+/** Everything one attempt at writing a walk tracks; nothing of it outlives the attempt. */
+interface GenContext {
+  readonly max: number;
+  /** In the top function, nodes of more static children than this share subtree code. */
+  readonly sharePast: number;
+  readonly general: Answer;
+  /** `A`: writes a group's builder on its first match. */
+  readonly buildGroup: (group: Group, route: Route) => GroupBuilder;
+  /** `R`: the constants of the top function, each with a line saying what it is. */
+  readonly refs: unknown[];
+  readonly labels: string[];
+  /** Each constant's place in `refs`, so a value met twice (a GET route serving HEAD) is one constant. */
+  readonly refIndex: Map<unknown, number>;
+  /** Shape numbers by description: a node's description names its children's numbers, so each stays short. */
+  readonly shapeIds: Map<string, number>;
+  /** The function written for each shape met below a shared node, and its code. */
+  readonly shapes: Map<number, { readonly fn: unknown; readonly source: string }>;
+  readonly places: Map<string, Place>;
+  /** The group still taking param lists, by list length. */
+  readonly openGroups: Map<number, Group>;
+  /** Whether a node of `COMPARE_IN_PLACE_MAX` or fewer children tried to share. */
+  fewShared: boolean;
+}
+
+/**
+ * The walk of `root` as code, or `undefined` where the general walk must serve. Nodes of more
+ * than two static children share subtree code; where small nodes took the shapes a wide one
+ * needed, only nodes past `COMPARE_IN_PLACE_MAX` children share on a second attempt.
+ */
+export function generateWalk(root: Node, max: number, general: Answer): GeneratedWalk | undefined {
+  try {
+    // Inside the try: a tree deep enough to exhaust the stack gets the general walk, as any tree generation fails on.
+    if (!plain(root)) return undefined;
+    const first = attempt(root, max, general, INLINE_CHILDREN_MAX);
+    if (first.walk !== undefined) return first.walk;
+    return first.fewShared ? attempt(root, max, general, COMPARE_IN_PLACE_MAX).walk : undefined;
+  } catch (error) {
+    if (!unsupported(error)) throw error;
+    return undefined;
+  }
+}
+
+// Segments are compared raw, so a static segment that is a dot segment or holds an escape is left to the general walk.
+function plain(node: Node): boolean {
+  for (const key of node.keys) if (key === '.' || key === '..' || key.includes('%')) return false;
+  for (const child of node.children) if (!plain(child)) return false;
+  return node.param === undefined || plain(node.param);
+}
+
+function attempt(root: Node, max: number, general: Answer, sharePast: number): { walk?: GeneratedWalk; fewShared: boolean } {
+  const ctx: GenContext = {
+    max,
+    sharePast,
+    general,
+    buildGroup: (group, route) => group.build ?? writeGroupBuilder(group, route, max),
+    refs: [],
+    labels: [],
+    refIndex: new Map(),
+    shapeIds: new Map(),
+    shapes: new Map(),
+    places: new Map(),
+    openGroups: new Map(),
+    fewShared: false,
+  };
+  const body = emit(ctx, root, 0, 0, { nodes: 0 }, { top: true });
+  if (body === undefined) return { fewShared: ctx.fewShared };
+  const source = formatCode(`function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; }`);
+  const walk = new Function('R', 'C', 'N', 'G', 'T', `return ${source};`)(ctx.refs, DECODE, NullObject, general, tooLong) as Walk;
+  return { walk: { walk, source: printed(ctx, source) }, fewShared: ctx.fewShared };
+}
+
+/** The text of `Matcher.source`: the legend, the walk, its shape functions, and its constants. */
+function printed(ctx: GenContext, walk: string): string {
+  const parts = [LEGEND, walk];
+  for (const { source } of ctx.shapes.values()) parts.push(source);
+  parts.push(ctx.labels.map((label, i) => `// R[${i}]: ${label}`).join('\n'));
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** The code naming a new constant of the top function. */
+function ref(ctx: GenContext, value: unknown, label: string): string {
+  let index = ctx.refIndex.get(value);
+  if (index === undefined) {
+    ctx.refIndex.set(value, (index = ctx.refs.push(value) - 1));
+    ctx.labels.push(label.replaceAll('\n', '\n//   '));
+  }
+  return `R[${index}]`;
+}
+
+/** The code for a node whose segment index is `k`, with `depth` params bound above it; `undefined` where it cannot be written. */
+function emit(ctx: GenContext, node: Node, k: number, depth: number, budget: { nodes: number }, scope: Scope): string | undefined {
+  if (++budget.nodes > GENERATED_NODES) return undefined;
+  const here = endingsCode(ctx, node, depth, scope);
+  // Many static children, in the top function, share shape functions; where those cannot be written, a few are compared in place after all.
+  const share = scope.top && (node.wide || node.keys.length > ctx.sharePast);
+  if (share && !node.wide) ctx.fewShared = true;
+  let below = (share ? sharedStatics(ctx, node, k, depth) : undefined) ?? (node.wide ? undefined : inlineStatics(ctx, node, k, depth, budget, scope));
+  if (below === undefined) return undefined;
+  if (node.param !== undefined) {
+    const inner = emit(ctx, node.param, k + 1, depth + 1, budget, scope);
+    if (inner === undefined) return undefined;
+    below +=
+      `{ ${segmentEndCode(k)}if (e${k} > p${k}) { if (${isDotSegmentCode(k)}) return C; ` +
+      `const v${depth} = path.slice(p${k}, e${k}); const p${k + 1} = e${k} + 1; ${inner} } } `;
+  }
+  if (below === '') return here === '' ? '' : `if (p${k} > n) { ${here}}`;
+  if (here === '') return `if (p${k} <= n) { ${below}}`;
+  return `if (p${k} > n) { ${here}} else { ${below}}`;
+}
+
+/** The code finding the end of segment `k` into `e{k}`; an escape in it sends the path to the decoding walk. */
+function segmentEndCode(k: number): string {
+  return `let e${k} = p${k}; while (e${k} < n) { const c = path.charCodeAt(e${k}); if (c === ${SLASH}) break; if (c === ${PERCENT}) return C; e${k}++; } `;
+}
+
+/** The answers a node gives, in the order both its code and its data list them. */
+function endingsOf(node: Node): Ending[] {
+  const endings: Ending[] = servedMethods(node).map(([method, slot]) => ({ method, slot }));
+  if (node.other !== undefined) endings.push({ method: undefined, other: node.other });
+  return endings;
+}
+
+/** What a shape function's data holds for one ending: the prebuilt answer; or the group, the case in it and the route; or the method map. */
+function constantsOf(ctx: GenContext, ending: Ending): Constant[] {
+  if (ending.method === undefined) return [ending.other];
+  if (ending.slot.found !== undefined) return [ending.slot.found];
+  const at = placeOf(ctx, ending.slot.route.params);
+  return [at.group, at.which, ending.slot.route];
+}
+
+/** Pushes a subtree's constants onto `data`, node by node (the node, its static children in order, its param child), noting where each node's start in `at`. */
+function layout(ctx: GenContext, node: Node, data: Constant[], at?: Map<Node, number>): void {
+  at?.set(node, data.length);
+  for (const ending of endingsOf(node)) data.push(...constantsOf(ctx, ending));
+  for (const child of node.children) layout(ctx, child, data, at);
+  if (node.param !== undefined) layout(ctx, node.param, data, at);
+}
+
+/** The code answering every method a node serves, its params bound in `v0…`. */
+function endingsCode(ctx: GenContext, node: Node, depth: number, scope: Scope): string {
+  let code = '';
+  // In a shape function, each constant is read at the place `layout` put it.
+  let next = scope.top ? 0 : scope.at.get(node)!;
+  const read = (offset: number): string => `D[d + ${next + offset}]`;
+  for (const ending of endingsOf(node)) {
+    const values = Array.from({ length: depth }, (_, i) => `v${i}`);
+    if (ending.method === undefined) {
+      const map = scope.top ? ref(ctx, ending.other, `the routes of other methods: ${[...ending.other.keys()].join(', ')}`) : read(0);
+      code += `{ const s = ${map}.get(method); if (s !== undefined) return G(s, [${values.join(', ')}]); } `;
+    } else {
+      code += `if (method === ${JSON.stringify(ending.method)}) ${answerOf(ctx, ending.slot, scope, read)} `;
+    }
+    if (!scope.top) next += constantsOf(ctx, ending).length;
+  }
+  return code;
+}
+
+/** The code answering with `slot`, its params bound in `v0…`. */
+function answerOf(ctx: GenContext, slot: Slot, scope: Scope, read: (offset: number) => string): string {
+  const route = slot.route;
+  if (slot.found !== undefined) {
+    return `return ${scope.top ? ref(ctx, slot.found, `the answer of ${route.name} (${route.method} ${route.path})`) : read(0)};`;
+  }
+  const values = route.params.map((_, i) => `, v${i}`).join('');
+  if (!scope.top) return `{ const g = ${read(0)}, r = ${read(2)}; return (g.build ?? A(g, r))(${read(1)}, r${values}); }`;
+  const names = route.params;
+  const tooLongCode = (i: number): string => `T(${JSON.stringify(names[i])}, ${ctx.max})`;
+  const code = answerCode(names, (i) => `v${i}`, tooLongCode, ref(ctx, route, `route ${route.name} (${route.method} ${route.path})`), String(ctx.max));
+  return `{ ${code} }`;
+}
+
+/** The code comparing a node's static children in place, each followed by its subtree's code. */
+function inlineStatics(ctx: GenContext, node: Node, k: number, depth: number, budget: { nodes: number }, scope: Scope): string | undefined {
+  let code = '';
+  for (let i = 0; i < node.keys.length; i++) {
+    const key = node.keys[i]!;
+    const inner = emit(ctx, node.children[i]!, k + 1, depth, budget, scope);
+    if (inner === undefined) return undefined;
+    const equals = [...keyChecks(key, `p${k}`), endsCode(`p${k}`, key.length)].join(' && ');
+    code += `if (/* ${JSON.stringify(key)} */ ${equals}) { const p${k + 1} = p${k} + ${key.length + 1}; ${inner} } `;
+  }
+  return code;
+}
+
+/**
+ * The code looking a node's static child up and calling the shape function of its subtree
+ * with its data; `undefined` when a child's subtree has no shape, its code cannot be written,
+ * or its new shapes do not fit the limit, and then no shape it wrote is kept.
+ */
+function sharedStatics(ctx: GenContext, node: Node, k: number, depth: number): string | undefined {
+  const children = node.children;
+  const numbers: number[] = [];
+  const fresh = new Set<number>();
+  for (const child of children) {
+    const shape = shapeNumber(ctx, child, depth);
+    if (shape === undefined) return undefined;
+    numbers.push(shape);
+    if (!ctx.shapes.has(shape)) fresh.add(shape);
+  }
+  // Shapes are written only when all of them fit: a node that cannot share leaves the limit to the nodes after it.
+  if (ctx.shapes.size + fresh.size > GENERATED_SHAPES) return undefined;
+  const functions: unknown[] = [];
+  for (let i = 0; i < children.length; i++) {
+    const written = ctx.shapes.get(numbers[i]!) ?? writeShape(ctx, children[i]!, numbers[i]!, k + 1, depth);
+    if (written === undefined) {
+      for (const shape of fresh) ctx.shapes.delete(shape);
+      return undefined;
+    }
+    functions.push(written.fn);
+  }
+  // Every child's data in one array, each child's from its offset: one array to read, not one per child.
+  const data: Constant[] = [];
+  const offsets = children.map((child) => {
+    const offset = data.length;
+    layout(ctx, child, data);
+    return offset;
+  });
+  const distinct = [...new Set(functions)];
+  // One shape (the usual case) is called by name; the params bound so far go along as arguments.
+  const call =
+    distinct.length === 1
+      ? ref(ctx, functions[0], `${shapeName(ctx, functions[0])}, the code of every child of ${children.length}`)
+      : `${ref(ctx, functions, `the shape function of each of ${children.length} children: ${distinct.map((fn) => shapeName(ctx, fn)).join(', ')}`)}[i]`;
+  const lookup = lookupOf(node);
+  const find = ref(ctx, lookup.find, `the lookup of ${children.length} segments (${node.keys.slice(0, 3).join(', ')}${children.length > 3 ? ', …' : ''}):\n${lookup.source}`);
+  const skips = ref(ctx, node.keys.map((key) => key.length + 1), 'the length of each segment, with its slash');
+  const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
+  const args = `path, method, p${k} + ${skips}[i], n, ${ref(ctx, data, `the data of ${children.length} children`)}, ${ref(ctx, Int32Array.from(offsets), "each child's offset in it")}[i]${above}`;
+  return `{ const i = ${find}(path, p${k}, n); if (i !== -1) { const h = ${call}(${args}); if (h !== undefined) return h; } } `;
+}
+
+function shapeName(ctx: GenContext, fn: unknown): string {
+  for (const [number, written] of ctx.shapes) if (written.fn === fn) return `shape${number}`;
+  return 'shape';
+}
+
+/** The shape function of `node`'s subtree (its segment index `k`), or `undefined` where its code cannot be written. */
+function writeShape(ctx: GenContext, node: Node, number: number, k: number, depth: number): { fn: unknown; source: string } | undefined {
+  const at = new Map<Node, number>();
+  layout(ctx, node, [], at);
+  const inner = emit(ctx, node, k, depth, { nodes: 0 }, { top: false, at });
+  if (inner === undefined) return undefined;
+  const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
+  const source = formatCode(`function shape${number}(path, method, p${k}, n, D, d${above}) { ${inner} return undefined; }`);
+  const fn = new Function('C', 'A', 'G', `return ${source};`)(DECODE, ctx.buildGroup, ctx.general);
+  const written = { fn, source };
+  ctx.shapes.set(number, written);
+  return written;
+}
+
+/** A subtree's structure without its routes, as a number: equal numbers can share code. */
+function shapeNumber(ctx: GenContext, node: Node, depth: number): number | undefined {
+  if (node.wide) return undefined;
+  let description = `${depth}`;
+  // The methods `servedMethods` lists, named without building its list: this runs for every node below a shared one.
+  for (const method of METHOD_ORDER) if (slotFor(node, method) !== undefined) description += ` ${method}`;
+  if (node.other !== undefined) description += ' *';
+  for (let i = 0; i < node.keys.length; i++) {
+    const inner = shapeNumber(ctx, node.children[i]!, depth);
+    if (inner === undefined) return undefined;
+    description += ` ${node.keys[i]!.length}:${node.keys[i]}=${inner}`;
+  }
+  if (node.param !== undefined) {
+    const inner = shapeNumber(ctx, node.param, depth + 1);
+    if (inner === undefined) return undefined;
+    description += ` :${inner}`;
+  }
+  let id = ctx.shapeIds.get(description);
+  if (id === undefined) ctx.shapeIds.set(description, (id = ctx.shapeIds.size));
+  return id;
+}
+
+/** The group of a param list and its case in it, given on first sight. */
+function placeOf(ctx: GenContext, names: readonly string[]): Place {
+  const key = names.join('/');
+  let at = ctx.places.get(key);
+  if (at === undefined) {
+    let group = ctx.openGroups.get(names.length);
+    if (group === undefined || group.lists.length === GROUP_SIZE) ctx.openGroups.set(names.length, (group = { lists: [], build: undefined }));
+    ctx.places.set(key, (at = { group, which: group.lists.push(names) - 1 }));
+  }
+  return at;
+}
+
+/**
+ * A group's builder, written on its first match (of `route`): each param list a `switch` case
+ * with stores of its own, so a few builders warm up where a thousand did not.
+ */
+function writeGroupBuilder(group: Group, route: Route, max: number): GroupBuilder {
+  const value = (i: number): string => `v${i}`;
+  const first = group.lists[0]!;
+  // The last list is the default case, so every path through the switch stores some list's names.
+  const last = group.lists.length - 1;
+  const cases = group.lists.map((names, k) => `${k === last ? 'default' : `case ${k}`}: ${storesCode(names, value)}break; `).join('');
+  const body = answerCode(first, value, (i) => `T(route.params[${i}], ${max})`, 'route', String(max), `switch (which) { ${cases}} `);
+  const args = first.map((_, i) => `, v${i}`).join('');
+  const build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(NullObject, tooLong) as GroupBuilder;
+  // Every case runs before V8 optimizes the builder, or a case first met later would deoptimize it.
+  const empty = first.map(() => '');
+  const passes = 2 + Math.ceil(FEEDBACK_CALLS / group.lists.length);
+  for (let pass = 0; pass < passes; pass++) for (let k = 0; k < group.lists.length; k++) build(k, route, ...empty);
+  group.build = build;
+  return build;
+}
