@@ -3,6 +3,7 @@ import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat } from '../core/listing.js';
+import { compile } from '../core/matcher/index.js';
 import { openapi } from '../core/openapi.js';
 import { routes } from '../core/table.js';
 import type { Route, RouteTable } from '../core/types.js';
@@ -20,6 +21,7 @@ Prints the routes a module exports (resources, tables from routes(), or routes).
 
 Options:
   --format text|md|json|openapi   output format (default: text)
+  --format walk                   the code the matcher generates for these routes, with a legend
   --grep TEXT                     only routes whose name, method, path or action contains TEXT
   --resource NAME                 only the routes of this resource
   --method METHOD                 only routes with this method
@@ -94,8 +96,8 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
     if (specifier === undefined) throw new UsageError('missing <module>: the file that exports your resources');
     if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
     const format = values.format;
-    if (format !== 'openapi' && !(LISTING_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`unknown format "${format}": use text, md, json or openapi`);
+    if (format !== 'openapi' && format !== 'walk' && !(LISTING_FORMATS as readonly string[]).includes(format)) {
+      throw new UsageError(`unknown format "${format}": use text, md, json, openapi or walk`);
     }
     const table = routesOf(await load(specifier, io.cwd));
     if (table.length === 0) {
@@ -105,6 +107,8 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
     if (format === 'openapi') {
       const info = packageInfo(io.cwd);
       io.out(`${JSON.stringify(openapi(shown, { title: values.title ?? info.title, version: values['api-version'] ?? info.version }), null, 2)}\n`);
+    } else if (format === 'walk') {
+      io.out(compile(shown).source ?? '// No walk is generated for these routes: the general walk (core/matcher/interpret.ts) serves them.\n');
     } else io.out(formatRoutes(shown, format as ListingFormat));
     return 0;
   } catch (error) {

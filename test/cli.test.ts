@@ -49,7 +49,7 @@ const FAILURES: ReadonlyArray<[label: string, args: string[], code: number, mess
   ['no command', [], 2, /missing command[\s\S]*Usage: sevenfold routes/],
   ['an unknown command', ['route', TABLE], 2, /unknown command "route"/],
   ['no module', ['routes'], 2, /missing <module>/],
-  ['an unknown format', ['routes', TABLE, '--format', 'yaml'], 2, /unknown format "yaml": use text, md, json or openapi/],
+  ['an unknown format', ['routes', TABLE, '--format', 'yaml'], 2, /unknown format "yaml": use text, md, json, openapi or walk/],
   ['an unknown option', ['routes', TABLE, '--colour'], 2, /Unknown option '--colour'/],
 ];
 for (const [label, args, code, message] of FAILURES) {

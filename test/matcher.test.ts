@@ -1,8 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compile, pathFor, resource, routes, type Match, type Route, type RouteTable } from '../core/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compile, pathFor, resource, routes, tableOf, type Match, type MatcherOptions, type Route, type RouteTable } from '../core/index.js';
 import { wideHash } from '../core/matcher/wide.js';
-import { checkTable, shapeOf } from '../core/table.js';
+import { posts as postsExample } from '../examples/posts/table.js';
+import { ROOT } from './support/paths.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };
@@ -14,8 +17,6 @@ const table = routes(
   { ...posts.actions.index, name: 'posts.search', action: 'search', path: '/posts/search' } as Route,
 );
 const matcher = compile(table);
-// The general walk, which a generated one must answer exactly as.
-const general = compile(table, { generate: false });
 
 /** The match, boiled down to a line that is easy to compare. */
 function brief(m: Match): string {
@@ -81,12 +82,28 @@ const CASES: ReadonlyArray<[method: string, path: string, expected: string]> = [
   ['GET', `/posts/${'x'.repeat(1025)}`, '400 path parameter :post_id is longer than 1024 characters'],
 ];
 
-for (const [method, path, expected] of CASES) {
-  test(`match() :: ${method} ${path.length > 40 ? `${path.slice(0, 40)}…` : path}`, () => {
-    assert.is(brief(matcher.match(method, path)), expected);
-    assert.is(brief(general.match(method, path)), expected, 'the general walk');
-  });
+/** The walks every case runs on: the one generated for the table, and the general one it must answer as. */
+const WALKS = [
+  { name: 'generated', compile: (t: RouteTable, options?: MatcherOptions) => compile(t, options) },
+  { name: 'general', compile: (t: RouteTable, options?: MatcherOptions) => compile(t, { ...options, generate: false }) },
+] as const;
+
+/** Runs each case on every walk, one test a walk and case, in the spirit of hono's `runTest({ newRouter })`. */
+function runWalks(t: RouteTable, cases: ReadonlyArray<readonly [method: string, path: string, expected: string]>): void {
+  for (const walk of WALKS) {
+    const m = walk.compile(t);
+    test(`compile() :: the ${walk.name} walk is the one ${walk.name === 'generated' ? 'used' : 'asked for'}`, () => {
+      assert.is(m.generated, walk.name === 'generated');
+    });
+    for (const [method, path, expected] of cases) {
+      test(`match() :: ${walk.name} walk :: ${method} ${path.length > 40 ? `${path.slice(0, 40)}…` : path}`, () => {
+        assert.is(brief(m.match(method, path)), expected);
+      });
+    }
+  }
 }
+
+runWalks(table, CASES);
 
 test('match() :: a generated walk answers as the general one, path for path', () => {
   const h = () => 'h';
@@ -157,7 +174,7 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   // Wide nodes of 48 keys, whose generated decision tree is cut into functions, and of 303, which are hashed.
   const wideOf = (count: number) => routes(...Array.from({ length: count }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)), ...prefixes);
   const [middling, large] = [wideOf(45), wideOf(300)];
-  // `vPs` hashes as `w1s` does in the general walk's buckets: a bucket's keys must still be compared in full.
+  // Near misses of keys (`vPs`, `W1s`, `w1`, `w300s`) must be told apart by comparing every key in full.
   const largeWords = ['w0s', 'w1s', 'vPs', 'w199s', 'w200s', 'w299s', 'w300s', 'w29s', 'W1s', 'new', 'edit', '7', '', '.', '%77', 'w1', 'w1s2', 'w1s22', 'w1s2x'];
   const largePaths = ['/', '//'];
   layer = [''];
@@ -268,16 +285,6 @@ test('compile() :: a few static children whose subtrees cannot share code are co
   }
 });
 
-/** What a call came to: 'ok', or the message it threw. */
-function outcome(call: () => unknown): string {
-  try {
-    call();
-    return 'ok';
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
 test('compile() :: refuses a maxParamLength that is not a whole number, and methods that are not method names', () => {
   for (const bad of [0, -1, 1.5, NaN, '10', 'abc']) {
     assert.throws(() => compile(table, { maxParamLength: bad as number }), /maxParamLength must be a whole number of at least 1/, String(bad));
@@ -299,21 +306,6 @@ test('compile() :: a route too deep for generated code gets the general walk; a 
   assert.is(brief(m.match('GET', make(255).path)), '404');
   assert.throws(() => compile([make(257)]), /route t\.a: path has 257 segments; at most 256 are allowed/);
   assert.throws(() => routes(make(2500)), /route t\.a: path has 2500 segments/);
-});
-
-test('checkTable() :: refuses exactly the pairs of routes compile() refuses', () => {
-  const h = () => 'h';
-  const make = (method: string, path: string, i: number) =>
-    ({ resource: 't', action: `a${i}`, name: `t.a${i}`, method, path, params: (path.match(/(?<=\/:)[^/]*/g) ?? []), body: false, handler: h }) as unknown as Route;
-  const paths = ['/', '//', '/a', '/a/', '/a//', '/:x', '/:', '/:y/', '/a/:x', '/a/:y', '/a/:', '/a/b', '/a/:x/b', '/a/:y/b', '/:x/:y', '/a:b', '/a/:x:y'];
-  for (const a of paths) {
-    for (const b of paths) {
-      for (const methods of [['GET', 'GET'], ['GET', 'PUT']]) {
-        const table = [make(methods[0]!, a, 0), make(methods[1]!, b, 1)];
-        assert.is(outcome(() => checkTable(table)), outcome(() => compile(table)), `${methods.join('/')} ${a} ${b}`);
-      }
-    }
-  }
 });
 
 test('match() :: params live in an object without Object.prototype', () => {
@@ -398,18 +390,6 @@ test('wideHash() :: a key is found only by a segment equal to it, packed or not,
   }
 });
 
-test('shapeOf() :: erases param names exactly as the regular expression it replaced', () => {
-  const reference = (path: string) => path.replace(/\/:[^/]+/g, '/:');
-  // Every string of up to five of these pieces: empty names, doubled colons, params at the end and side by side.
-  const pieces = ['/', ':', 'a', '/:', ':b', '/:c/', 'x:y'];
-  let layer = [''];
-  for (let length = 0; length < 5; length++) {
-    layer = layer.flatMap((prefix) => pieces.map((piece) => prefix + piece));
-    for (const path of layer) assert.is(shapeOf(path), reference(path), path);
-  }
-  assert.is(shapeOf('/posts/:post_id/edit'), '/posts/:/edit');
-});
-
 test('match() :: answers as ever once the module-wide builder and Allow caches are full', () => {
   // More distinct param lists and method sets than the caches keep: the ones past the limit are made and not kept.
   for (let i = 0; i < 4200; i++) {
@@ -429,7 +409,7 @@ test('compile() :: matches without code generation where it is disallowed', asyn
   const script = `import { compile, resource, routes } from ${JSON.stringify(new URL('../core/index.js', import.meta.url).href)};
 const m = compile(resource('posts', { show: () => 1 }).routes);
 const a = m.match('GET', '/posts/7');
-// Twenty resources make a wide root, whose children the general walk finds by hash.
+// Twenty resources make a wide root, whose children the general walk finds by its lookup (a hash, where code cannot be generated).
 const wide = compile(routes(...Array.from({ length: 20 }, (_, i) => resource('r' + i + 's', { show: () => 1 }))));
 const b = wide.match('GET', '/r17s/8');
 console.log(JSON.stringify({ kind: a.kind, params: { ...a.params }, long: m.match('GET', '/posts/' + 'x'.repeat(2000)).kind, wide: [b.kind, { ...b.params }, wide.match('GET', '/r20s/8').kind, wide.generated] }));`;
@@ -443,6 +423,31 @@ console.log(JSON.stringify({ kind: a.kind, params: { ...a.params }, long: m.matc
 test('compile() :: refuses two routes with the same method and path shape', () => {
   assert.throws(() => compile([...posts.routes, posts.actions.show]), /GET \/posts\/:post_id is defined twice/);
   assert.throws(() => compile([{ ...posts.actions.show, path: 'posts' }]), /path must start with "\/"/);
+});
+
+test('compile().source :: the posts example\'s walk is pinned in docs/posts-walk.txt (run `npm run docs` to regenerate)', () => {
+  const source = compile(tableOf(postsExample)).source;
+  assert.is(readFileSync(join(ROOT, 'docs/posts-walk.txt'), 'utf8'), source, 'docs/posts-walk.txt is stale: run `npm run docs`');
+});
+
+test('compile().source :: names every constant the walk reads, and is the code that runs', () => {
+  const source = compile(table).source!;
+  assert.match(source, /^\/\/ The walk generated for this table/);
+  const used = new Set([...source.matchAll(/R\[(\d+)\]/g)].map((m) => Number(m[1])));
+  for (const index of used) assert.match(source, new RegExp(`^// R\\[${index}\\]: `, 'm'), `R[${index}] is listed`);
+  // The walk printed is the walk compiled: its own function, run, answers as the matcher does.
+  assert.match(source, /function walk\(path, method\) \{\n  const n = path\.length;/);
+  assert.match(source, /if \(\/\* "posts" \*\/ path\.charCodeAt\(p0 \+ 0\) === 112/);
+});
+
+test('compile().source :: shows the shape functions and lookups a wide table shares, and is undefined for the general walk', () => {
+  const wide = routes(...Array.from({ length: 12 }, (_, i) => resource(`w${i}s`, all)));
+  const source = compile(wide).source!;
+  assert.match(source, /function shape\d+\(path, method, p1, n, D, d\) \{/);
+  assert.match(source, /\/\/ R\[\d+\]: the lookup of 12 segments \(w0s, w1s, w2s, …\):\n\/\/   function pick\(path, start, n\) \{/);
+  const hashed = compile(routes(...Array.from({ length: 60 }, (_, i) => resource(`w${i}s`, all)))).source!;
+  assert.match(hashed, /the lookup of 60 segments .*\n\/\/   \/\/ 60 keys, found by wideHash/);
+  assert.is(compile(wide, { generate: false }).source, undefined);
 });
 
 test.run();

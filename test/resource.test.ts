@@ -98,56 +98,6 @@ for (const [label, call, message, action] of MISTAKES) {
   });
 }
 
-test('routes() :: combines tables in order and refuses the same method and path shape twice', () => {
-  const posts = resource('posts', all);
-  const tags = resource('tags', { index: ok });
-  assert.equal(
-    routes(posts, tags).map((r) => r.name),
-    [...ACTION_NAMES.map((a) => `posts.${a}`), 'tags.index'],
-  );
-  assert.ok(Object.isFrozen(routes(posts)));
-  assert.throws(() => routes(posts, resource('posts', { show: ok })), (e: Error) =>
-    e instanceof RouteDefinitionError && /GET \/posts\/:post_id is defined twice: by posts\.show and by posts\.show/.test(e.message),
-  );
-  // Same shape under another parameter name is still the same route.
-  assert.throws(() => routes(posts, resource('articles', { update: ok }, { path: 'posts', param: 'slug' })), (e: Error) =>
-    /PUT \/posts\/:slug is defined twice: by posts\.update and by articles\.update/.test(e.message),
-  );
-});
-
-test('routes() :: accepts single routes and rejects what holds none', () => {
-  const posts = resource('posts', { show: ok });
-  assert.is(routes(posts.actions.show)[0], posts.actions.show);
-  assert.throws(() => routes(42 as never), /expected a resource, a route table or a route/);
-});
-
-test('routes() :: checks each route resource() did not build, and compile() checks again what could have changed since', () => {
-  const posts = resource('posts', { show: ok });
-  const bad = { ...posts.actions.show, path: 'posts' };
-  // A resource's lookalike is not trusted as one: its routes are checked one by one.
-  assert.throws(() => routes(posts, { ...posts, routes: [bad] } as never), /path must start with "\/"/);
-  assert.throws(() => routes(posts, [bad]), /path must start with "\/"/);
-  const renamed = Object.freeze({ ...posts.actions.show, params: Object.freeze(['id']) });
-  assert.throws(() => routes(renamed), /params \["id"\] do not match the path \/posts\/:post_id/);
-  // A route that is not frozen can change after routes() checked it, so compile() checks it again.
-  const loose = { ...posts.actions.show, path: '/drafts/:post_id' };
-  const table = routes(loose);
-  loose.path = 'drafts';
-  assert.throws(() => compile(table), /path must start with "\/"/);
-  // A table of frozen routes is checked once, and compiles to the same answers.
-  const m = compile(routes(posts, resource('tags', { index: ok })));
-  assert.is(m.match('GET', '/posts/7').kind, 'found');
-  assert.is(m.match('GET', '/tags').kind, 'found');
-});
-
-test('routes() :: flags a table with holes route by route, so no route takes the trust of a resource', () => {
-  const posts = resource('posts', { index: ok, show: ok });
-  const bad = Object.freeze({ ...posts.actions.show, name: 'bad', method: 'GET /x', path: 'nope', params: Object.freeze(['zz']) });
-  assert.throws(() => routes([, ] as never, posts, bad as never), /method must be an HTTP method name/);
-  const tags = resource('tags', { index: ok });
-  assert.equal(routes([, tags.actions.index, , ] as never, posts).map((r) => r.name), ['tags.index', 'posts.index', 'posts.show']);
-});
-
 test('resource() :: reads each option and handler once, and builds from tables nobody can change', () => {
   let reads = 0;
   const options = {
