@@ -1,10 +1,11 @@
 import { NullObject } from '../null-object.js';
-import type { Match, Route } from '../types.js';
-import { answerCode, DECODE, storesCode, tooLong, unsupported, type Found, type Slot, type Walked } from './answers.js';
+import type { Route } from '../types.js';
+import { answerCode, DECODE, tooLong, unsupported, type Found, type Slot, type Walked } from './answers.js';
 import { formatCode } from './format.js';
+import { ParamGroups, writeGroupBuilder, type Group, type GroupBuilder } from './groups.js';
 import type { Answer } from './interpret.js';
-import { isDotSegmentCode, PERCENT, SLASH } from './segments.js';
-import { COMPARE_IN_PLACE_MAX, lookupOf, METHOD_ORDER, servedMethods, slotFor, type Node } from './tree.js';
+import { isDotSegmentCode, segmentEndCode } from './segments.js';
+import { COMPARE_IN_PLACE_MAX, lookupOf, servedMethods, shapeNumber, type Node } from './tree.js';
 import { endsCode, keyChecks } from './wide.js';
 
 /**
@@ -23,14 +24,7 @@ import { endsCode, keyChecks } from './wide.js';
  * - it answers exactly what the general walk (`interpreter`) answers, or is not written: the tree
  *   too large or irregular for it, or code generation disallowed here.
  *
- * `Matcher.source` prints what it wrote; for `/posts/:post_id/edit` the walk holds
- *
- *     if (path.charCodeAt(p0 + 0) === 112 && … && (p0 + 5 === n || path.charCodeAt(p0 + 5) === 47)) {
- *       const p1 = p0 + 6;
- *       …
- *         const v0 = path.slice(p1, e1);
- *         const p2 = e1 + 1;
- *         if (p2 > n) { if (method === "GET") { … return { kind: 'found', route: R[3], params: o }; } }
+ * `Matcher.source` prints what it wrote, with a legend; docs/posts-walk.txt is the posts example's.
  */
 
 /** The generated identifiers, printed at the head of `Matcher.source`. */
@@ -55,11 +49,6 @@ const GENERATED_NODES = 64;
 const GENERATED_SHAPES = 16;
 // More static children than this, in the top function, are looked up and share shape functions: from three up that measured faster than comparing each in place.
 const INLINE_CHILDREN_MAX = 2;
-// Param lists per group builder: V8's time to optimize a builder grows with the square of its cases, and 128 keep it to tens of milliseconds.
-const GROUP_SIZE = 128;
-// Calls that make sure V8 has given even a small builder its feedback vector, which it does after about eight.
-const FEEDBACK_CALLS = 16;
-
 /** A walk, generated or general. */
 export type Walk = (path: string, method: string) => Walked;
 
@@ -67,21 +56,6 @@ export type Walk = (path: string, method: string) => Walked;
 export interface GeneratedWalk {
   readonly walk: Walk;
   readonly source: string;
-}
-
-/** Builds the answer for param list `which` of a group, from values passed as arguments. */
-type GroupBuilder = (which: number, route: Route, ...values: string[]) => Match;
-
-/** Param lists of one length that share one generated builder, which is written on first use. */
-interface Group {
-  readonly lists: Array<readonly string[]>;
-  build: GroupBuilder | undefined;
-}
-
-/** A param list's group and its case in it. */
-interface Place {
-  readonly group: Group;
-  readonly which: number;
 }
 
 /** One answer a node gives: a slotted method's route, or the map of its other methods. */
@@ -110,9 +84,8 @@ interface GenContext {
   readonly shapeIds: Map<string, number>;
   /** The function written for each shape met below a shared node, and its code. */
   readonly shapes: Map<number, { readonly fn: unknown; readonly source: string }>;
-  readonly places: Map<string, Place>;
-  /** The group still taking param lists, by list length. */
-  readonly openGroups: Map<number, Group>;
+  /** The builder groups of the param lists met below shared nodes. */
+  readonly groups: ParamGroups;
   /** Whether a node of `COMPARE_IN_PLACE_MAX` or fewer children tried to share. */
   fewShared: boolean;
 }
@@ -153,8 +126,7 @@ function attempt(root: Node, max: number, general: Answer, sharePast: number): {
     refIndex: new Map(),
     shapeIds: new Map(),
     shapes: new Map(),
-    places: new Map(),
-    openGroups: new Map(),
+    groups: new ParamGroups(),
     fewShared: false,
   };
   const body = emit(ctx, root, 0, 0, { nodes: 0 }, { top: true });
@@ -203,11 +175,6 @@ function emit(ctx: GenContext, node: Node, k: number, depth: number, budget: { n
   return `if (p${k} > n) { ${here}} else { ${below}}`;
 }
 
-/** The code finding the end of segment `k` into `e{k}`; an escape in it sends the path to the decoding walk. */
-function segmentEndCode(k: number): string {
-  return `let e${k} = p${k}; while (e${k} < n) { const c = path.charCodeAt(e${k}); if (c === ${SLASH}) break; if (c === ${PERCENT}) return C; e${k}++; } `;
-}
-
 /** The answers a node gives, in the order both its code and its data list them. */
 function endingsOf(node: Node): Ending[] {
   const endings: Ending[] = servedMethods(node).map(([method, slot]) => ({ method, slot }));
@@ -219,7 +186,7 @@ function endingsOf(node: Node): Ending[] {
 function constantsOf(ctx: GenContext, ending: Ending): Constant[] {
   if (ending.method === undefined) return [ending.other];
   if (ending.slot.found !== undefined) return [ending.slot.found];
-  const at = placeOf(ctx, ending.slot.route.params);
+  const at = ctx.groups.placeOf(ending.slot.route.params);
   return [at.group, at.which, ending.slot.route];
 }
 
@@ -287,7 +254,7 @@ function sharedStatics(ctx: GenContext, node: Node, k: number, depth: number): s
   const numbers: number[] = [];
   const fresh = new Set<number>();
   for (const child of children) {
-    const shape = shapeNumber(ctx, child, depth);
+    const shape = shapeNumber(ctx.shapeIds, child, depth);
     if (shape === undefined) return undefined;
     numbers.push(shape);
     if (!ctx.shapes.has(shape)) fresh.add(shape);
@@ -343,57 +310,4 @@ function writeShape(ctx: GenContext, node: Node, number: number, k: number, dept
   return written;
 }
 
-/** A subtree's structure without its routes, as a number: equal numbers can share code. */
-function shapeNumber(ctx: GenContext, node: Node, depth: number): number | undefined {
-  if (node.wide) return undefined;
-  let description = `${depth}`;
-  // The methods `servedMethods` lists, named without building its list: this runs for every node below a shared one.
-  for (const method of METHOD_ORDER) if (slotFor(node, method) !== undefined) description += ` ${method}`;
-  if (node.other !== undefined) description += ' *';
-  for (let i = 0; i < node.keys.length; i++) {
-    const inner = shapeNumber(ctx, node.children[i]!, depth);
-    if (inner === undefined) return undefined;
-    description += ` ${node.keys[i]!.length}:${node.keys[i]}=${inner}`;
-  }
-  if (node.param !== undefined) {
-    const inner = shapeNumber(ctx, node.param, depth + 1);
-    if (inner === undefined) return undefined;
-    description += ` :${inner}`;
-  }
-  let id = ctx.shapeIds.get(description);
-  if (id === undefined) ctx.shapeIds.set(description, (id = ctx.shapeIds.size));
-  return id;
-}
 
-/** The group of a param list and its case in it, given on first sight. */
-function placeOf(ctx: GenContext, names: readonly string[]): Place {
-  const key = names.join('/');
-  let at = ctx.places.get(key);
-  if (at === undefined) {
-    let group = ctx.openGroups.get(names.length);
-    if (group === undefined || group.lists.length === GROUP_SIZE) ctx.openGroups.set(names.length, (group = { lists: [], build: undefined }));
-    ctx.places.set(key, (at = { group, which: group.lists.push(names) - 1 }));
-  }
-  return at;
-}
-
-/**
- * A group's builder, written on its first match (of `route`): each param list a `switch` case
- * with stores of its own, so a few builders warm up where a thousand did not.
- */
-function writeGroupBuilder(group: Group, route: Route, max: number): GroupBuilder {
-  const value = (i: number): string => `v${i}`;
-  const first = group.lists[0]!;
-  // The last list is the default case, so every path through the switch stores some list's names.
-  const last = group.lists.length - 1;
-  const cases = group.lists.map((names, k) => `${k === last ? 'default' : `case ${k}`}: ${storesCode(names, value)}break; `).join('');
-  const body = answerCode(first, value, (i) => `T(route.params[${i}], ${max})`, 'route', String(max), `switch (which) { ${cases}} `);
-  const args = first.map((_, i) => `, v${i}`).join('');
-  const build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(NullObject, tooLong) as GroupBuilder;
-  // Every case runs before V8 optimizes the builder, or a case first met later would deoptimize it.
-  const empty = first.map(() => '');
-  const passes = 2 + Math.ceil(FEEDBACK_CALLS / group.lists.length);
-  for (let pass = 0; pass < passes; pass++) for (let k = 0; k < group.lists.length; k++) build(k, route, ...empty);
-  group.build = build;
-  return build;
-}

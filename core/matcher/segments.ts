@@ -22,6 +22,11 @@ export function isDotSegmentCode(k: number): string {
   return `path.charCodeAt(p${k}) === ${DOT} && (e${k} - p${k} === 1 || (e${k} - p${k} === 2 && path.charCodeAt(p${k} + 1) === ${DOT}))`;
 }
 
+/** The code finding the end of segment `k` into `e{k}`; an escape in it returns `C`, to decode the path first. */
+export function segmentEndCode(k: number): string {
+  return `let e${k} = p${k}; while (e${k} < n) { const c = path.charCodeAt(e${k}); if (c === ${SLASH}) break; if (c === ${PERCENT}) return C; e${k}++; } `;
+}
+
 /** A percent-decoded segment, or `undefined` where its encoding is malformed. */
 export function decodeSegment(segment: string): string | undefined {
   try {

@@ -163,6 +163,28 @@ export function servedMethods(node: Node): Array<[method: string, slot: Slot]> {
   return out;
 }
 
+/** A subtree's structure without its routes, as a number given by `ids`: equal numbers can share code; wide subtrees have none. */
+export function shapeNumber(ids: Map<string, number>, node: Node, depth: number): number | undefined {
+  if (node.wide) return undefined;
+  let description = `${depth}`;
+  // The methods `servedMethods` lists, named without building its list: this runs for every node below a shared one.
+  for (const method of METHOD_ORDER) if (slotFor(node, method) !== undefined) description += ` ${method}`;
+  if (node.other !== undefined) description += ' *';
+  for (let i = 0; i < node.keys.length; i++) {
+    const inner = shapeNumber(ids, node.children[i]!, depth);
+    if (inner === undefined) return undefined;
+    description += ` ${node.keys[i]!.length}:${node.keys[i]}=${inner}`;
+  }
+  if (node.param !== undefined) {
+    const inner = shapeNumber(ids, node.param, depth + 1);
+    if (inner === undefined) return undefined;
+    description += ` :${inner}`;
+  }
+  let id = ids.get(description);
+  if (id === undefined) ids.set(description, (id = ids.size));
+  return id;
+}
+
 /** The methods of the routes that end at a node, slotted ones first. */
 export function methodsOf(node: Node): string[] {
   const methods: string[] = METHOD_ORDER.filter((method) => node[method] !== undefined);
