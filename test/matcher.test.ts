@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile, pathFor, resource, routes, tableOf, type Match, type MatcherOptions, type Route, type RouteTable } from '../core/index.js';
-import { wideHash } from '../core/matcher/wide.js';
+import { wideHash } from '../core/matcher/hash.js';
 import { posts as postsExample } from '../examples/posts/table.js';
 import { ROOT } from './support/paths.js';
 

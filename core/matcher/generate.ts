@@ -1,11 +1,11 @@
 import { NullObject } from '../null-object.js';
-import type { Route } from '../types.js';
-import { answerCode, DECODE, tooLong, unsupported, type Found, type Slot, type Walked } from './answers.js';
+import { answerCode, DECODE, tooLong, unsupported, type Slot, type Walked } from './answers.js';
+import { newContext, printed, ref, shapeName, type GenContext } from './context.js';
 import { formatCode } from './format.js';
-import { ParamGroups, writeGroupBuilder, type Group, type GroupBuilder } from './groups.js';
 import type { Answer } from './interpret.js';
+import { constantsOf, endingsOf, layout, type Constant } from './layout.js';
 import { isDotSegmentCode, segmentEndCode } from './segments.js';
-import { COMPARE_IN_PLACE_MAX, lookupOf, servedMethods, shapeNumber, type Node } from './tree.js';
+import { COMPARE_IN_PLACE_MAX, lookupOf, shapeNumber, type Node } from './tree.js';
 import { endsCode, keyChecks } from './wide.js';
 
 /**
@@ -27,22 +27,6 @@ import { endsCode, keyChecks } from './wide.js';
  * `Matcher.source` prints what it wrote, with a legend; docs/posts-walk.txt is the posts example's.
  */
 
-/** The generated identifiers, printed at the head of `Matcher.source`. */
-const LEGEND = [
-  '// The walk generated for this table (core/matcher/generate.ts). Legend:',
-  '//   path, method  the path (still encoded, no trailing slash) and the request method',
-  '//   n             path.length',
-  '//   p{k}, e{k}    where segment k starts and ends',
-  '//   v{i}          the value of the i-th param on the way',
-  '//   R[i]          a constant: the routes, answers and lookups listed at the end',
-  '//   C             DECODE: the path holds an escape or a dot segment, so it is decoded and searched instead',
-  '//   N             the params class (no Object.prototype)',
-  '//   T             tooLong(name, max): a param value over maxParamLength is a bad request',
-  '//   G             the answer for a route of a method without a slot (PURGE, …)',
-  '//   A             writes a group builder on its first use',
-  '//   D, d          a shape function\'s data, and the offset of this child\'s data in it',
-].join('\n');
-
 // Generated code stays hot only while it is small: limits on the nodes written out in one
 // function and on the distinct subtree shapes behind wide nodes; past them the general walk serves.
 const GENERATED_NODES = 64;
@@ -58,37 +42,8 @@ export interface GeneratedWalk {
   readonly source: string;
 }
 
-/** One answer a node gives: a slotted method's route, or the map of its other methods. */
-type Ending = { readonly method: string; readonly slot: Slot } | { readonly method: undefined; readonly other: Map<string, Slot> };
-
-/** What a shape function reads from its data for one ending (see `constantsOf`). */
-type Constant = Found | Group | number | Route | Map<string, Slot>;
-
 /** Where a function's code finds its constants: as `R[i]` in the top function, in per-child data in a shape function. */
 type Scope = { readonly top: true } | { readonly top: false; readonly at: ReadonlyMap<Node, number> };
-
-/** Everything one attempt at writing a walk tracks; nothing of it outlives the attempt. */
-interface GenContext {
-  readonly max: number;
-  /** In the top function, nodes of more static children than this share subtree code. */
-  readonly sharePast: number;
-  readonly general: Answer;
-  /** `A`: writes a group's builder on its first match. */
-  readonly buildGroup: (group: Group, route: Route) => GroupBuilder;
-  /** `R`: the constants of the top function, each with a line saying what it is. */
-  readonly refs: unknown[];
-  readonly labels: string[];
-  /** Each constant's place in `refs`, so a value met twice (a GET route serving HEAD) is one constant. */
-  readonly refIndex: Map<unknown, number>;
-  /** Shape numbers by description: a node's description names its children's numbers, so each stays short. */
-  readonly shapeIds: Map<string, number>;
-  /** The function written for each shape met below a shared node, and its code. */
-  readonly shapes: Map<number, { readonly fn: unknown; readonly source: string }>;
-  /** The builder groups of the param lists met below shared nodes. */
-  readonly groups: ParamGroups;
-  /** Whether a node of `COMPARE_IN_PLACE_MAX` or fewer children tried to share. */
-  fewShared: boolean;
-}
 
 /**
  * The walk of `root` as code, or `undefined` where the general walk must serve. Nodes of more
@@ -116,42 +71,12 @@ function plain(node: Node): boolean {
 }
 
 function attempt(root: Node, max: number, general: Answer, sharePast: number): { walk?: GeneratedWalk; fewShared: boolean } {
-  const ctx: GenContext = {
-    max,
-    sharePast,
-    general,
-    buildGroup: (group, route) => group.build ?? writeGroupBuilder(group, route, max),
-    refs: [],
-    labels: [],
-    refIndex: new Map(),
-    shapeIds: new Map(),
-    shapes: new Map(),
-    groups: new ParamGroups(),
-    fewShared: false,
-  };
+  const ctx = newContext(max, sharePast, general);
   const body = emit(ctx, root, 0, 0, { nodes: 0 }, { top: true });
   if (body === undefined) return { fewShared: ctx.fewShared };
   const source = formatCode(`function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; }`);
   const walk = new Function('R', 'C', 'N', 'G', 'T', `return ${source};`)(ctx.refs, DECODE, NullObject, general, tooLong) as Walk;
   return { walk: { walk, source: printed(ctx, source) }, fewShared: ctx.fewShared };
-}
-
-/** The text of `Matcher.source`: the legend, the walk, its shape functions, and its constants. */
-function printed(ctx: GenContext, walk: string): string {
-  const parts = [LEGEND, walk];
-  for (const { source } of ctx.shapes.values()) parts.push(source);
-  parts.push(ctx.labels.map((label, i) => `// R[${i}]: ${label}`).join('\n'));
-  return `${parts.join('\n\n')}\n`;
-}
-
-/** The code naming a new constant of the top function. */
-function ref(ctx: GenContext, value: unknown, label: string): string {
-  let index = ctx.refIndex.get(value);
-  if (index === undefined) {
-    ctx.refIndex.set(value, (index = ctx.refs.push(value) - 1));
-    ctx.labels.push(label.replaceAll('\n', '\n//   '));
-  }
-  return `R[${index}]`;
 }
 
 /** The code for a node whose segment index is `k`, with `depth` params bound above it; `undefined` where it cannot be written. */
@@ -173,29 +98,6 @@ function emit(ctx: GenContext, node: Node, k: number, depth: number, budget: { n
   if (below === '') return here === '' ? '' : `if (p${k} > n) { ${here}}`;
   if (here === '') return `if (p${k} <= n) { ${below}}`;
   return `if (p${k} > n) { ${here}} else { ${below}}`;
-}
-
-/** The answers a node gives, in the order both its code and its data list them. */
-function endingsOf(node: Node): Ending[] {
-  const endings: Ending[] = servedMethods(node).map(([method, slot]) => ({ method, slot }));
-  if (node.other !== undefined) endings.push({ method: undefined, other: node.other });
-  return endings;
-}
-
-/** What a shape function's data holds for one ending: the prebuilt answer; or the group, the case in it and the route; or the method map. */
-function constantsOf(ctx: GenContext, ending: Ending): Constant[] {
-  if (ending.method === undefined) return [ending.other];
-  if (ending.slot.found !== undefined) return [ending.slot.found];
-  const at = ctx.groups.placeOf(ending.slot.route.params);
-  return [at.group, at.which, ending.slot.route];
-}
-
-/** Pushes a subtree's constants onto `data`, node by node (the node, its static children in order, its param child), noting where each node's start in `at`. */
-function layout(ctx: GenContext, node: Node, data: Constant[], at?: Map<Node, number>): void {
-  at?.set(node, data.length);
-  for (const ending of endingsOf(node)) data.push(...constantsOf(ctx, ending));
-  for (const child of node.children) layout(ctx, child, data, at);
-  if (node.param !== undefined) layout(ctx, node.param, data, at);
 }
 
 /** The code answering every method a node serves, its params bound in `v0…`. */
@@ -289,11 +191,6 @@ function sharedStatics(ctx: GenContext, node: Node, k: number, depth: number): s
   const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
   const args = `path, method, p${k} + ${skips}[i], n, ${ref(ctx, data, `the data of ${children.length} children`)}, ${ref(ctx, Int32Array.from(offsets), "each child's offset in it")}[i]${above}`;
   return `{ const i = ${find}(path, p${k}, n); if (i !== -1) { const h = ${call}(${args}); if (h !== undefined) return h; } } `;
-}
-
-function shapeName(ctx: GenContext, fn: unknown): string {
-  for (const [number, written] of ctx.shapes) if (written.fn === fn) return `shape${number}`;
-  return 'shape';
 }
 
 /** The shape function of `node`'s subtree (its segment index `k`), or `undefined` where its code cannot be written. */

@@ -1,4 +1,3 @@
-import { NullObject } from '../null-object.js';
 import { checkRoute, duplicateRouteError } from '../table.js';
 import type { Route, RouteTable } from '../types.js';
 import { CACHED, EMPTY_PARAMS, type Slot } from './answers.js';
