@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
-import { bodyFormat, DEFAULT_JSON_DEPTH, parseBody, type BodyFormat } from '../core/body.js';
+import { bodyFormat, DEFAULT_JSON_DEPTH, parseBody, withoutBom, type BodyFormat } from '../core/body.js';
 import { HttpError, STATUS_TITLES } from '../core/errors.js';
 import { compile } from '../core/matcher.js';
 import { originForm, splitTarget } from '../core/path.js';
@@ -399,8 +399,7 @@ const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 /** The body as text: node's native UTF-8 check and decode, faster than a fatal TextDecoder, BOM dropped alike. */
 function utf8Text(bytes: Buffer): string {
   if (!isUtf8(bytes)) throw NOT_UTF8;
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return withoutBom(bytes.toString('utf8'));
 }
 
 /** The headers that decide how a body is read, from one pass over `rawHeaders`. */
