@@ -4,9 +4,12 @@ import type { Duplex } from 'node:stream';
 import type { Routable } from '../core/resource.js';
 import { HttpError } from '../core/errors.js';
 import { renderError } from '../core/render.js';
-import { createDispatcher, DRAINING, onClientError, sendSafely, writeProblem, type DispatchOptions } from './http.js';
+import { onClientError } from './http/client-error.js';
+import { startDraining } from './http/connection.js';
+import { createDispatcher, type DispatchOptions } from './http/dispatch.js';
+import { sendSafely, writeProblem } from './http/send.js';
 
-export type { DispatchOptions } from './http.js';
+export type { DispatchOptions } from './http/dispatch.js';
 
 /**
  * A request listener for `http.createServer()` that serves a table or resource; requests
@@ -110,7 +113,7 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
  * and ones whose next request is still arriving) until none is left or `timeout` cuts the rest.
  */
 function shutdown(server: Server, sockets: Set<Socket>, timeout: number): Promise<void> {
-  (server as Server & { [DRAINING]?: boolean })[DRAINING] = true;
+  startDraining(server);
   const idle = (): void => {
     server.closeIdleConnections();
     for (const socket of sockets) if ((socket as Socket & { _httpMessage?: unknown })._httpMessage == null) socket.destroy();

@@ -1,0 +1,265 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyFormat, DEFAULT_JSON_DEPTH, parseBody, type BodyFormat } from '../../core/body.js';
+import { HttpError } from '../../core/errors.js';
+import { compile } from '../../core/matcher.js';
+import { originForm, splitTarget } from '../../core/path.js';
+import { renderError, renderMiss, renderResult } from '../../core/render.js';
+import { Reply } from '../../core/reply.js';
+import { tableOf, type Routable } from '../../core/resource.js';
+import type { Request, Route } from '../../core/types.js';
+import { ABORTED, BodyReader, bodyHeaders, bodyHeadersObject, tooLarge, utf8Text } from './body.js';
+import { isBusy, occupy, release, waitTurn } from './connection.js';
+import { checkRequest, NodeRequest } from './request.js';
+import { send, sendSafely } from './send.js';
+
+/** Options shared by both adapters; docs/hardening.md explains each limit. */
+export interface DispatchOptions {
+  /** The largest request body accepted, in bytes; larger ones get `413`. Default 1 MiB. */
+  readonly bodyLimit?: number;
+  /** The deepest nesting of arrays and objects in a JSON body; deeper is `400`. Default 64. */
+  readonly maxJsonDepth?: number;
+  /** The longest request target accepted, in characters; longer is `414`. Default 8192. */
+  readonly maxUrlLength?: number;
+  /** The longest decoded path parameter accepted; longer ones get `400`. Default 1024. */
+  readonly maxParamLength?: number;
+  /**
+   * Milliseconds an async handler may take before the client gets `503`; it cannot be turned
+   * off, only raised. Default 30 000.
+   */
+  readonly handlerTimeout?: number;
+  /**
+   * Called with every error that becomes a `500` or a `503` timeout (not with `HttpError`s),
+   * for logging. Default: `console.error`. The client never sees the error itself.
+   */
+  readonly onError?: (error: unknown, request: Request | undefined) => void;
+}
+
+/** How an adapter hands requests over, beside the user's options. */
+export interface AdapterOptions {
+  /**
+   * Read a body's headers from node's headers object, where middleware that ran first may have
+   * changed them, instead of from the raw header lines as the client sent them (default).
+   */
+  readonly headersObject?: boolean;
+}
+
+/** A node:http style handler; `next`, when given, receives requests no route matches. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
+
+const DEFAULTS = Object.freeze({
+  bodyLimit: 1024 * 1024,
+  maxJsonDepth: DEFAULT_JSON_DEPTH,
+  maxUrlLength: 8192,
+  maxParamLength: 1024,
+  handlerTimeout: 30_000,
+});
+
+function positive(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`${name} must be a whole number of at least ${min}, got ${value}`);
+  return value;
+}
+
+/** An async handler under way, for the timeout sweep. */
+interface Running {
+  readonly request: NodeRequest<Record<string, string>>;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** When it is cut, on `performance.now()`'s clock: the sweep compares times, not its own ticks. */
+  readonly expires: number;
+}
+
+const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
+
+/**
+ * The request path both adapters share: check the request line and Host, match, read the
+ * body, run the handler, write the result or the problem. Adapters only decide where
+ * requests come from. A handler that answers at once is served without a promise; only
+ * bodies and async handlers go async.
+ */
+export function createDispatcher(source: Routable, options: DispatchOptions = {}, adapter: AdapterOptions = {}): NodeHandler {
+  const bodyLimit = positive('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit, 0);
+  const maxJsonDepth = positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
+  const maxUrlLength = positive('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
+  const handlerTimeout = positive('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
+  const matcher = compile(tableOf(source), { maxParamLength: positive('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1) });
+  const report = options.onError ?? defaultOnError;
+  // A logger that throws must not take the request path (or the timeout sweep) down with it.
+  const onError = (error: unknown, request: Request | undefined): void => {
+    try {
+      report(error, request);
+    } catch {
+      // Nothing sensible is left to do with an error about an error.
+    }
+  };
+  const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
+
+  // One coarse sweep times out async handlers, instead of a timer per request: a handler is cut
+  // at most one tick late, however busy the event loop is.
+  const tick = Math.max(5, Math.min(250, Math.floor(handlerTimeout / 8)));
+  const running = new Set<Running>();
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  function sweep(): void {
+    const now = performance.now();
+    for (const entry of running) {
+      if (entry.expires > now) continue;
+      running.delete(entry);
+      const late = new Error(`${entry.request.route.name} did not answer within ${handlerTimeout} ms`);
+      entry.request.abort(late);
+      onError(late, entry.request);
+      sendSafely(entry.req, entry.res, renderError(slow));
+      release(entry.req);
+    }
+    if (running.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  }
+
+  function respond(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, out: unknown, reply: Reply): void {
+    try {
+      send(req, res, renderResult(out, reply.headers));
+    } catch (error) {
+      fail(req, res, request, error);
+    }
+  }
+
+  function fail(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, error: unknown): void {
+    if (!(error instanceof HttpError)) onError(error, request);
+    sendSafely(req, res, renderError(error));
+  }
+
+  /** Waits for an async handler under the timeout sweep, then answers and frees the connection's queue. */
+  async function later(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, pending: PromiseLike<unknown>, reply: Reply): Promise<void> {
+    const entry: Running = { request, req, res, expires: performance.now() + handlerTimeout };
+    running.add(entry);
+    sweeper ??= setInterval(sweep, tick).unref();
+    // Whoever answers releases the connection's queue: here, or the sweep on a timeout.
+    let answering = true;
+    try {
+      const out = await pending;
+      answering = running.delete(entry);
+      if (answering) respond(req, res, request, out, reply);
+    } catch (error) {
+      answering = running.delete(entry);
+      if (answering) fail(req, res, request, error);
+    } finally {
+      if (answering) release(req);
+    }
+  }
+
+  /** Runs the handler of a request whose connection is marked busy, then answers and frees it. */
+  function handle(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>): void {
+    const reply = new Reply();
+    let out: unknown;
+    try {
+      out = request.route.handler(request, reply);
+    } catch (error) {
+      fail(req, res, request, error);
+      return release(req);
+    }
+    if (isThenable(out)) return void later(req, res, request, out, reply);
+    respond(req, res, request, out, reply);
+    release(req);
+  }
+
+  /** Reads and parses the body with callbacks (no promise on this path), then handles the request. */
+  function withBody(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>): void {
+    let format: BodyFormat;
+    let declared: number;
+    try {
+      const headers = adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req);
+      format = bodyFormat(headers.type, headers.encoding);
+      declared = headers.length === undefined ? NaN : Number(headers.length);
+      if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent) res.writeContinue();
+    } catch (error) {
+      return refuse(req, res, request, error);
+    }
+    if (declared > bodyLimit) return refuse(req, res, request, tooLarge(bodyLimit));
+    if (req.destroyed) return refuse(req, res, request, ABORTED);
+    if (req.readableEnded) return refuse(req, res, request, new Error('the request body was already read by other middleware'));
+    new BodyReader(req, res, request, format, bodyLimit, bodyRead).start();
+  }
+
+  /** Where a body read ends: parse and handle, or refuse. */
+  function bodyRead(reader: BodyReader, error: unknown): void {
+    const { req, res, request } = reader;
+    if (error === undefined) {
+      try {
+        request.body = parseBody(reader.format, utf8Text(reader.bytes()), maxJsonDepth);
+      } catch (parseError) {
+        return refuse(req, res, request, parseError);
+      }
+      return handle(req, res, request);
+    }
+    refuse(req, res, request, error);
+  }
+
+  /** Answers a request whose body will not be handled, unless its client went away, and frees the connection's queue. */
+  function refuse(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, error: unknown): void {
+    if (error !== ABORTED) fail(req, res, request, error);
+    release(req);
+  }
+
+  return function dispatch(req, res, next) {
+    if (isBusy(req)) {
+      // A request whose connection closed while it waited is dropped, not run.
+      return waitTurn(req, () => req.socket.destroyed || res.destroyed || dispatch(req, res, next));
+    }
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const refused = checkRequest(req, url, maxUrlLength);
+    if (refused !== undefined) return sendSafely(req, res, renderError(refused));
+    let path: string;
+    let search = '';
+    let target = url;
+    const q = url.indexOf('?');
+    if (url.charCodeAt(0) === 47 /* / */ && url.indexOf('#') === -1) {
+      path = q === -1 ? url : url.slice(0, q);
+      if (q !== -1) {
+        search = url.slice(q + 1);
+        if (search === '') target = path;
+      }
+    } else {
+      const split = splitTarget(url);
+      if (split === undefined) {
+        // `OPTIONS *` asks about the server as a whole; any other target must be a path.
+        if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
+        return sendSafely(req, res, renderError(BAD_TARGET));
+      }
+      path = split.path;
+      search = split.search;
+      target = originForm(split);
+    }
+    const match = matcher.match(method, path);
+    if (match.kind !== 'found') {
+      if (match.kind === 'not-found' && next !== undefined) return next();
+      return sendSafely(req, res, renderMiss(match, method));
+    }
+    const route = match.route as Route;
+    const request = new NodeRequest(method, target, path, search, match.params, route, req, res);
+    if (route.body) {
+      occupy(req);
+      return withBody(req, res, request);
+    }
+    const reply = new Reply();
+    let out: unknown;
+    try {
+      out = route.handler(request, reply);
+    } catch (error) {
+      return fail(req, res, request, error);
+    }
+    if (isThenable(out)) {
+      occupy(req);
+      return void later(req, res, request, out, reply);
+    }
+    respond(req, res, request, out, reply);
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+function defaultOnError(error: unknown, request: Request | undefined): void {
+  console.error(`sevenfold: ${request ? `${request.method} ${request.route.name}` : 'request'} failed:`, error);
+}
