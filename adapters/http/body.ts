@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { withoutBom, type BodyFormat } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { READER } from './connection.js';
@@ -71,9 +71,7 @@ export class BodyReader {
   private settled = false;
 
   constructor(
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
-    readonly request: NodeRequest<Record<string, string>>,
+    readonly request: NodeRequest,
     readonly format: BodyFormat,
     readonly limit: number,
     private readonly done: (reader: BodyReader, error: unknown) => void,
@@ -81,7 +79,7 @@ export class BodyReader {
 
   /** Starts reading: the listeners every request shares find this reader on the request. */
   start(): void {
-    const req = this.req as ReadingRequest;
+    const req = this.request.req as ReadingRequest;
     req[READER] = this;
     req.on('data', onBodyData);
     req.on('end', onBodyEnd);

@@ -60,10 +60,8 @@ function positive(name: string, value: number, min: number): number {
 }
 
 /** An async handler under way, for the timeout sweep. */
-interface Running {
-  readonly request: NodeRequest<Record<string, string>>;
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+interface PendingHandler {
+  readonly request: NodeRequest;
   /** When it is cut, on `performance.now()`'s clock: the sweep compares times, not its own ticks. */
   readonly expires: number;
 }
@@ -96,74 +94,76 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   // One coarse sweep times out async handlers, instead of a timer per request: a handler is cut
   // at most one tick late, however busy the event loop is.
   const tick = Math.max(5, Math.min(250, Math.floor(handlerTimeout / 8)));
-  const running = new Set<Running>();
+  const pending = new Set<PendingHandler>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
   function sweep(): void {
     const now = performance.now();
-    for (const entry of running) {
+    for (const entry of pending) {
       if (entry.expires > now) continue;
-      running.delete(entry);
-      const late = new Error(`${entry.request.route.name} did not answer within ${handlerTimeout} ms`);
-      entry.request.abort(late);
-      onError(late, entry.request);
-      sendSafely(entry.req, entry.res, renderError(slow));
-      release(entry.req);
+      pending.delete(entry);
+      const { request } = entry;
+      const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
+      request.abort(late);
+      onError(late, request);
+      sendSafely(request.req, request.res, renderError(slow));
+      release(request.req);
     }
-    if (running.size === 0) {
+    if (pending.size === 0) {
       clearInterval(sweeper);
       sweeper = undefined;
     }
   }
 
-  function respond(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, out: unknown, reply: Reply): void {
+  function respond(request: NodeRequest, out: unknown, reply: Reply): void {
     try {
-      send(req, res, renderResult(out, reply.headers));
+      send(request.req, request.res, renderResult(out, reply.headers));
     } catch (error) {
-      fail(req, res, request, error);
+      fail(request, error);
     }
   }
 
-  function fail(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, error: unknown): void {
+  function fail(request: NodeRequest, error: unknown): void {
     if (!(error instanceof HttpError)) onError(error, request);
-    sendSafely(req, res, renderError(error));
+    sendSafely(request.req, request.res, renderError(error));
   }
 
   /** Waits for an async handler under the timeout sweep, then answers and frees the connection's queue. */
-  async function later(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, pending: PromiseLike<unknown>, reply: Reply): Promise<void> {
-    const entry: Running = { request, req, res, expires: performance.now() + handlerTimeout };
-    running.add(entry);
+  async function later(request: NodeRequest, answer: PromiseLike<unknown>, reply: Reply): Promise<void> {
+    const entry: PendingHandler = { request, expires: performance.now() + handlerTimeout };
+    pending.add(entry);
     sweeper ??= setInterval(sweep, tick).unref();
     // Whoever answers releases the connection's queue: here, or the sweep on a timeout.
     let answering = true;
     try {
-      const out = await pending;
-      answering = running.delete(entry);
-      if (answering) respond(req, res, request, out, reply);
+      const out = await answer;
+      answering = pending.delete(entry);
+      if (answering) respond(request, out, reply);
     } catch (error) {
-      answering = running.delete(entry);
-      if (answering) fail(req, res, request, error);
+      answering = pending.delete(entry);
+      if (answering) fail(request, error);
     } finally {
-      if (answering) release(req);
+      if (answering) release(request.req);
     }
   }
 
   /** Runs the handler of a request whose connection is marked busy, then answers and frees it. */
-  function handle(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>): void {
+  function handle(request: NodeRequest): void {
     const reply = new Reply();
     let out: unknown;
     try {
       out = request.route.handler(request, reply);
     } catch (error) {
-      fail(req, res, request, error);
-      return release(req);
+      fail(request, error);
+      return release(request.req);
     }
-    if (isThenable(out)) return void later(req, res, request, out, reply);
-    respond(req, res, request, out, reply);
-    release(req);
+    if (isThenable(out)) return void later(request, out, reply);
+    respond(request, out, reply);
+    release(request.req);
   }
 
   /** Reads and parses the body with callbacks (no promise on this path), then handles the request. */
-  function withBody(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>): void {
+  function withBody(request: NodeRequest): void {
+    const { req, res } = request;
     let format: BodyFormat;
     let declared: number;
     try {
@@ -172,32 +172,32 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       declared = headers.length === undefined ? NaN : Number(headers.length);
       if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent) res.writeContinue();
     } catch (error) {
-      return refuse(req, res, request, error);
+      return refuse(request, error);
     }
-    if (declared > bodyLimit) return refuse(req, res, request, tooLarge(bodyLimit));
-    if (req.destroyed) return refuse(req, res, request, ABORTED);
-    if (req.readableEnded) return refuse(req, res, request, new Error('the request body was already read by other middleware'));
-    new BodyReader(req, res, request, format, bodyLimit, bodyRead).start();
+    if (declared > bodyLimit) return refuse(request, tooLarge(bodyLimit));
+    if (req.destroyed) return refuse(request, ABORTED);
+    if (req.readableEnded) return refuse(request, new Error('the request body was already read by other middleware'));
+    new BodyReader(request, format, bodyLimit, bodyRead).start();
   }
 
   /** Where a body read ends: parse and handle, or refuse. */
   function bodyRead(reader: BodyReader, error: unknown): void {
-    const { req, res, request } = reader;
+    const { request } = reader;
     if (error === undefined) {
       try {
         request.body = parseBody(reader.format, utf8Text(reader.bytes()), maxJsonDepth);
       } catch (parseError) {
-        return refuse(req, res, request, parseError);
+        return refuse(request, parseError);
       }
-      return handle(req, res, request);
+      return handle(request);
     }
-    refuse(req, res, request, error);
+    refuse(request, error);
   }
 
   /** Answers a request whose body will not be handled, unless its client went away, and frees the connection's queue. */
-  function refuse(req: IncomingMessage, res: ServerResponse, request: NodeRequest<Record<string, string>>, error: unknown): void {
-    if (error !== ABORTED) fail(req, res, request, error);
-    release(req);
+  function refuse(request: NodeRequest, error: unknown): void {
+    if (error !== ABORTED) fail(request, error);
+    release(request.req);
   }
 
   return function dispatch(req, res, next) {
@@ -239,20 +239,20 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     const request = new NodeRequest(method, target, path, search, match.params, route, req, res);
     if (route.body) {
       occupy(req);
-      return withBody(req, res, request);
+      return withBody(request);
     }
     const reply = new Reply();
     let out: unknown;
     try {
       out = route.handler(request, reply);
     } catch (error) {
-      return fail(req, res, request, error);
+      return fail(request, error);
     }
     if (isThenable(out)) {
       occupy(req);
-      return void later(req, res, request, out, reply);
+      return void later(request, out, reply);
     }
-    respond(req, res, request, out, reply);
+    respond(request, out, reply);
   };
 }
 

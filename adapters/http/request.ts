@@ -3,8 +3,11 @@ import { HttpError } from '../../core/errors.js';
 import { IncomingRequest } from '../../core/request.js';
 import type { Route } from '../../core/types.js';
 
-/** The request as handlers see it: node's headers on first use, and an abort when the client goes away. */
-export class NodeRequest<P> extends IncomingRequest<P> {
+/**
+ * The request as handlers see it (node's headers on first use, and an abort when the client
+ * goes away), carrying node's `req` and `res` through the request path.
+ */
+export class NodeRequest<P = Record<string, string>> extends IncomingRequest<P> {
   constructor(
     method: string,
     url: string,
@@ -12,8 +15,8 @@ export class NodeRequest<P> extends IncomingRequest<P> {
     search: string,
     params: P,
     route: Route,
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
   ) {
     super(method, url, path, search, params, route);
   }
