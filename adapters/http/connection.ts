@@ -62,8 +62,10 @@ export function occupy(req: IncomingMessage): void {
 export function release(req: IncomingMessage): void {
   const connection = connectionOf(req);
   const waiting = connection[QUEUE];
+  // An idle connection is left untouched: requests answered at once never mark it.
+  if (waiting === undefined) return;
   connection[QUEUE] = undefined;
-  while (waiting != null && waiting.length > 0) {
+  while (waiting !== null && waiting.length > 0) {
     waiting.shift()!();
     // The request just run may hold the connection again; then the rest wait behind it.
     const busy = connection[QUEUE] as Waiting;

@@ -6,7 +6,7 @@ import { originForm, splitTarget } from '../../core/path.js';
 import { renderError, renderMiss, renderResult } from '../../core/render.js';
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/resource.js';
-import type { Request, Route } from '../../core/types.js';
+import type { Request } from '../../core/types.js';
 import { ABORTED, BodyReader, bodyHeaders, bodyHeadersObject, tooLarge, utf8Text } from './body.js';
 import { isBusy, occupy, release, waitTurn } from './connection.js';
 import { checkRequest, NodeRequest } from './request.js';
@@ -146,7 +146,7 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     }
   }
 
-  /** Runs the handler of a request whose connection is marked busy, then answers and frees it. */
+  /** Runs the handler and answers, then frees the connection; an async handler holds it until it answers. */
   function handle(request: NodeRequest): void {
     const reply = new Reply();
     let out: unknown;
@@ -156,7 +156,10 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       fail(request, error);
       return release(request.req);
     }
-    if (isThenable(out)) return void later(request, out, reply);
+    if (isThenable(out)) {
+      occupy(request.req);
+      return void later(request, out, reply);
+    }
     respond(request, out, reply);
     release(request.req);
   }
@@ -209,50 +212,22 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     const url = req.url ?? '/';
     const refused = checkRequest(req, url, maxUrlLength);
     if (refused !== undefined) return sendSafely(req, res, renderError(refused));
-    let path: string;
-    let search = '';
-    let target = url;
-    const q = url.indexOf('?');
-    if (url.charCodeAt(0) === 47 /* / */ && url.indexOf('#') === -1) {
-      path = q === -1 ? url : url.slice(0, q);
-      if (q !== -1) {
-        search = url.slice(q + 1);
-        if (search === '') target = path;
-      }
-    } else {
-      const split = splitTarget(url);
-      if (split === undefined) {
-        // `OPTIONS *` asks about the server as a whole; any other target must be a path.
-        if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
-        return sendSafely(req, res, renderError(BAD_TARGET));
-      }
-      path = split.path;
-      search = split.search;
-      target = originForm(split);
+    const target = splitTarget(url);
+    if (target === undefined) {
+      // `OPTIONS *` asks about the server as a whole; any other target must be a path.
+      if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
+      return sendSafely(req, res, renderError(BAD_TARGET));
     }
-    const match = matcher.match(method, path);
+    const match = matcher.match(method, target.path);
     if (match.kind !== 'found') {
       if (match.kind === 'not-found' && next !== undefined) return next();
       return sendSafely(req, res, renderMiss(match, method));
     }
-    const route = match.route as Route;
-    const request = new NodeRequest(method, target, path, search, match.params, route, req, res);
-    if (route.body) {
-      occupy(req);
-      return withBody(request);
-    }
-    const reply = new Reply();
-    let out: unknown;
-    try {
-      out = route.handler(request, reply);
-    } catch (error) {
-      return fail(request, error);
-    }
-    if (isThenable(out)) {
-      occupy(req);
-      return void later(request, out, reply);
-    }
-    respond(request, out, reply);
+    const request = new NodeRequest(method, originForm(target), target.path, target.search, match.params, match.route, req, res);
+    if (!match.route.body) return handle(request);
+    // The connection is held while the body is read, so that requests pipelined behind it wait.
+    occupy(req);
+    withBody(request);
   };
 }
 
