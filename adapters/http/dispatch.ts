@@ -54,8 +54,12 @@ const DEFAULTS = Object.freeze({
   handlerTimeout: 30_000,
 });
 
-function positive(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`${name} must be a whole number of at least ${min}, got ${value}`);
+/** `value` when it is a whole number of at least `min`; otherwise a TypeError that names the option. */
+export function wholeNumber(name: string, value: number, min: number, unit?: string): number {
+  if (!Number.isSafeInteger(value) || value < min) {
+    const what = unit === undefined ? 'a whole number' : `a whole number of ${unit}`;
+    throw new TypeError(`${name} must be ${what} of at least ${min}, got ${value}`);
+  }
   return value;
 }
 
@@ -75,11 +79,11 @@ const BAD_TARGET = new HttpError(400, 'the request target must be a path such as
  * bodies and async handlers go async.
  */
 export function createDispatcher(source: Routable, options: DispatchOptions = {}, adapter: AdapterOptions = {}): NodeHandler {
-  const bodyLimit = positive('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit, 0);
-  const maxJsonDepth = positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
-  const maxUrlLength = positive('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
-  const handlerTimeout = positive('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
-  const matcher = compile(tableOf(source), { maxParamLength: positive('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1) });
+  const bodyLimit = wholeNumber('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit, 0);
+  const maxJsonDepth = wholeNumber('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
+  const maxUrlLength = wholeNumber('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
+  const handlerTimeout = wholeNumber('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
+  const matcher = compile(tableOf(source), { maxParamLength: wholeNumber('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1) });
   const report = options.onError ?? defaultOnError;
   // A logger that throws must not take the request path (or the timeout sweep) down with it.
   const onError = (error: unknown, request: Request | undefined): void => {
