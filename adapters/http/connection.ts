@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
-// Every symbol the adapters set on node's objects is declared in this file, so that hidden state is indexed in one place.
+// Every symbol the adapters set on node's objects is declared here, so that hidden state is indexed in one place.
 
 /** Marks a handler that is already a sevenfold front: a second mount must go behind the first. */
 export const FRONT = Symbol.for('sevenfold.front');

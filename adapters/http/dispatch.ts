@@ -54,7 +54,7 @@ const DEFAULTS = Object.freeze({
   handlerTimeout: 30_000,
 });
 
-/** `value` when it is a whole number of at least `min`; otherwise a TypeError that names the option. */
+/** `value` when it is a whole number of at least `min`; otherwise a TypeError that names the option (and its unit). */
 export function wholeNumber(name: string, value: number, min: number, unit?: string): number {
   if (!Number.isSafeInteger(value) || value < min) {
     const what = unit === undefined ? 'a whole number' : `a whole number of ${unit}`;
@@ -83,7 +83,9 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   const maxJsonDepth = wholeNumber('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
   const maxUrlLength = wholeNumber('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
   const handlerTimeout = wholeNumber('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
-  const matcher = compile(tableOf(source), { maxParamLength: wholeNumber('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1) });
+  const table = tableOf(source);
+  const maxParamLength = wholeNumber('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1);
+  const matcher = compile(table, { maxParamLength });
   const report = options.onError ?? defaultOnError;
   // A logger that throws must not take the request path (or the timeout sweep) down with it.
   const onError = (error: unknown, request: Request | undefined): void => {
@@ -94,60 +96,37 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     }
   };
   const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
-
   // One coarse sweep times out async handlers, instead of a timer per request: a handler is cut
   // at most one tick late, however busy the event loop is.
   const tick = Math.max(5, Math.min(250, Math.floor(handlerTimeout / 8)));
   const pending = new Set<PendingHandler>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
-  function sweep(): void {
-    const now = performance.now();
-    for (const entry of pending) {
-      if (entry.expires > now) continue;
-      pending.delete(entry);
-      const { request } = entry;
-      const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
-      request.abort(late);
-      onError(late, request);
-      sendSafely(request.req, request.res, renderError(slow));
-      release(request.req);
-    }
-    if (pending.size === 0) {
-      clearInterval(sweeper);
-      sweeper = undefined;
-    }
-  }
 
-  function respond(request: NodeRequest, out: unknown, reply: Reply): void {
-    try {
-      send(request.req, request.res, renderResult(out, reply.headers));
-    } catch (error) {
-      fail(request, error);
+  function dispatch(req: IncomingMessage, res: ServerResponse, next?: () => void): void {
+    if (isBusy(req)) {
+      // A request whose connection closed while it waited is dropped, not run.
+      return waitTurn(req, () => req.socket.destroyed || res.destroyed || dispatch(req, res, next));
     }
-  }
-
-  function fail(request: NodeRequest, error: unknown): void {
-    if (!(error instanceof HttpError)) onError(error, request);
-    sendSafely(request.req, request.res, renderError(error));
-  }
-
-  /** Waits for an async handler under the timeout sweep, then answers and frees the connection's queue. */
-  async function later(request: NodeRequest, answer: PromiseLike<unknown>, reply: Reply): Promise<void> {
-    const entry: PendingHandler = { request, expires: performance.now() + handlerTimeout };
-    pending.add(entry);
-    sweeper ??= setInterval(sweep, tick).unref();
-    // Whoever answers releases the connection's queue: here, or the sweep on a timeout.
-    let answering = true;
-    try {
-      const out = await answer;
-      answering = pending.delete(entry);
-      if (answering) respond(request, out, reply);
-    } catch (error) {
-      answering = pending.delete(entry);
-      if (answering) fail(request, error);
-    } finally {
-      if (answering) release(request.req);
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const refused = checkRequest(req, url, maxUrlLength);
+    if (refused !== undefined) return sendSafely(req, res, renderError(refused));
+    const target = splitTarget(url);
+    if (target === undefined) {
+      // `OPTIONS *` asks about the server as a whole; any other target must be a path.
+      if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
+      return sendSafely(req, res, renderError(BAD_TARGET));
     }
+    const match = matcher.match(method, target.path);
+    if (match.kind !== 'found') {
+      if (match.kind === 'not-found' && next !== undefined) return next();
+      return sendSafely(req, res, renderMiss(match, method));
+    }
+    const request = new NodeRequest(method, originForm(target), target.path, target.search, match.params, match.route, req, res);
+    if (!match.route.body) return handle(request);
+    // The connection is held while the body is read, so that requests pipelined behind it wait.
+    occupy(req);
+    withBody(request);
   }
 
   /** Runs the handler and answers, then frees the connection; an async handler holds it until it answers. */
@@ -166,6 +145,57 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     }
     respond(request, out, reply);
     release(request.req);
+  }
+
+  function respond(request: NodeRequest, out: unknown, reply: Reply): void {
+    try {
+      send(request.req, request.res, renderResult(out, reply.headers));
+    } catch (error) {
+      fail(request, error);
+    }
+  }
+
+  function fail(request: NodeRequest, error: unknown): void {
+    if (!(error instanceof HttpError)) onError(error, request);
+    sendSafely(request.req, request.res, renderError(error));
+  }
+
+  /** Waits for an async handler under the timeout sweep, then answers and frees the connection. */
+  async function later(request: NodeRequest, answer: PromiseLike<unknown>, reply: Reply): Promise<void> {
+    const entry: PendingHandler = { request, expires: performance.now() + handlerTimeout };
+    pending.add(entry);
+    sweeper ??= setInterval(sweep, tick).unref();
+    // Whoever answers frees the connection: here, or the sweep on a timeout.
+    let answering = true;
+    try {
+      const out = await answer;
+      answering = pending.delete(entry);
+      if (answering) respond(request, out, reply);
+    } catch (error) {
+      answering = pending.delete(entry);
+      if (answering) fail(request, error);
+    } finally {
+      if (answering) release(request.req);
+    }
+  }
+
+  /** Answers every async handler past its time with a `503`, and stops once none is left. */
+  function sweep(): void {
+    const now = performance.now();
+    for (const entry of pending) {
+      if (entry.expires > now) continue;
+      pending.delete(entry);
+      const { request } = entry;
+      const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
+      request.abort(late);
+      onError(late, request);
+      sendSafely(request.req, request.res, renderError(slow));
+      release(request.req);
+    }
+    if (pending.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
   }
 
   /** Reads and parses the body with callbacks (no promise on this path), then handles the request. */
@@ -201,38 +231,13 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     refuse(request, error);
   }
 
-  /** Answers a request whose body will not be handled, unless its client went away, and frees the connection's queue. */
+  /** Answers a request whose body will not be handled, unless its client went away, and frees the connection. */
   function refuse(request: NodeRequest, error: unknown): void {
     if (error !== ABORTED) fail(request, error);
     release(request.req);
   }
 
-  return function dispatch(req, res, next) {
-    if (isBusy(req)) {
-      // A request whose connection closed while it waited is dropped, not run.
-      return waitTurn(req, () => req.socket.destroyed || res.destroyed || dispatch(req, res, next));
-    }
-    const method = req.method ?? 'GET';
-    const url = req.url ?? '/';
-    const refused = checkRequest(req, url, maxUrlLength);
-    if (refused !== undefined) return sendSafely(req, res, renderError(refused));
-    const target = splitTarget(url);
-    if (target === undefined) {
-      // `OPTIONS *` asks about the server as a whole; any other target must be a path.
-      if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
-      return sendSafely(req, res, renderError(BAD_TARGET));
-    }
-    const match = matcher.match(method, target.path);
-    if (match.kind !== 'found') {
-      if (match.kind === 'not-found' && next !== undefined) return next();
-      return sendSafely(req, res, renderMiss(match, method));
-    }
-    const request = new NodeRequest(method, originForm(target), target.path, target.search, match.params, match.route, req, res);
-    if (!match.route.body) return handle(request);
-    // The connection is held while the body is read, so that requests pipelined behind it wait.
-    occupy(req);
-    withBody(request);
-  };
+  return dispatch;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
