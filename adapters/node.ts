@@ -67,7 +67,8 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
   };
   // At least 1 ms: zero would disable node's timer, and a disabled timer is what slowloris feeds on.
   server.requestTimeout = wholeNumber('requestTimeout', options.requestTimeout ?? 30_000, 1, 'milliseconds');
-  server.headersTimeout = wholeNumber('headersTimeout', options.headersTimeout ?? Math.min(10_000, server.requestTimeout), 1, 'milliseconds');
+  const headersTimeout = options.headersTimeout ?? Math.min(10_000, server.requestTimeout);
+  server.headersTimeout = wholeNumber('headersTimeout', headersTimeout, 1, 'milliseconds');
   server.keepAliveTimeout = wholeNumber('keepAliveTimeout', options.keepAliveTimeout ?? 5_000, 1, 'milliseconds');
   // node checks both timeouts on this interval, so it bounds how late a stalled client is cut.
   server.connectionsCheckingInterval = Math.max(10, Math.min(1000, Math.floor(server.headersTimeout / 4)));

@@ -5,14 +5,6 @@ import { HttpError } from '../../core/errors.js';
 import { READER } from './connection.js';
 import { countHeader, isName, type NodeRequest } from './request.js';
 
-const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
-
-/** The body as text: node's native UTF-8 check and decode, faster than a fatal TextDecoder, BOM dropped alike. */
-export function utf8Text(bytes: Buffer): string {
-  if (!isUtf8(bytes)) throw NOT_UTF8;
-  return withoutBom(bytes.toString('utf8'));
-}
-
 /** The headers that decide how a body is read, from one pass over `rawHeaders`. */
 export interface BodyHeaders {
   type: string | undefined;
@@ -123,4 +115,12 @@ function onBodyEnd(this: ReadingRequest): void {
 function onBodyClose(this: ReadingRequest): void {
   // After 'end' this changes nothing; before it, the rest of the body is never coming.
   this[READER].settle(ABORTED);
+}
+
+const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
+
+/** The body as text: node's native UTF-8 check and decode, faster than a fatal TextDecoder, BOM dropped alike. */
+export function utf8Text(bytes: Buffer): string {
+  if (!isUtf8(bytes)) throw NOT_UTF8;
+  return withoutBom(bytes.toString('utf8'));
 }

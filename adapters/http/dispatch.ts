@@ -122,8 +122,9 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       if (match.kind === 'not-found' && next !== undefined) return next();
       return sendSafely(req, res, renderMiss(match, method));
     }
-    const request = new NodeRequest(method, originForm(target), target.path, target.search, match.params, match.route, req, res);
-    if (!match.route.body) return handle(request);
+    const { route, params } = match;
+    const request = new NodeRequest(method, originForm(target), target.path, target.search, params, route, req, res);
+    if (!route.body) return handle(request);
     // The connection is held while the body is read, so that requests pipelined behind it wait.
     occupy(req);
     withBody(request);

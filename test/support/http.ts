@@ -47,7 +47,13 @@ export function call(method: string, path: string, lines: readonly string[] = []
 }
 
 /** A request with a body, its Content-Type (none when `undefined`) and extra header lines. */
-export function send(method: string, path: string, type: string | undefined, body: string | Buffer, lines: readonly string[] = []): Buffer {
+export function send(
+  method: string,
+  path: string,
+  type: string | undefined,
+  body: string | Buffer,
+  lines: readonly string[] = [],
+): Buffer {
   return requestText({ method, path, headers: type === undefined ? {} : { 'Content-Type': type }, lines, body });
 }
 
