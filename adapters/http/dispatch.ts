@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyFormat, DEFAULT_JSON_DEPTH, parseBody, type BodyFormat } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher.js';
-import { originForm, splitTarget } from '../../core/path.js';
+import { originForm, splitTarget, type Target } from '../../core/path.js';
 import { renderError, renderMiss, renderResult } from '../../core/render.js';
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/resource.js';
@@ -123,7 +123,7 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       return sendSafely(req, res, renderMiss(match, method));
     }
     const { route, params } = match;
-    const request = new NodeRequest(method, originForm(target), target.path, target.search, params, route, req, res);
+    const request = new NodeRequest(method, originUrl(url, target), target.path, target.search, params, route, req, res);
     if (!route.body) return handle(request);
     // The connection is held while the body is read, so that requests pipelined behind it wait.
     occupy(req);
@@ -239,6 +239,12 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   }
 
   return dispatch;
+}
+
+/** The target in origin form, as handlers see it: the url itself when it already is one, so that no copy is made. */
+function originUrl(url: string, target: Target): string {
+  // Only a url in origin form without a fragment is exactly as long as its path, `?` and query.
+  return target.search !== '' && url.length === target.path.length + target.search.length + 1 ? url : originForm(target);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
