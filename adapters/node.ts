@@ -4,9 +4,12 @@ import type { Duplex } from 'node:stream';
 import type { Routable } from '../core/table.js';
 import { HttpError } from '../core/errors.js';
 import { renderError } from '../core/render.js';
-import { createDispatcher, DRAINING, onClientError, sendSafely, writeProblem, type DispatchOptions } from './http.js';
+import { onClientError } from './http/client-error.js';
+import { startDraining } from './http/connection.js';
+import { createDispatcher, wholeNumber, type DispatchOptions } from './http/dispatch.js';
+import { sendSafely, writeProblem } from './http/send.js';
 
-export type { DispatchOptions } from './http.js';
+export type { DispatchOptions } from './http/dispatch.js';
 
 /**
  * A request listener for `http.createServer()` that serves a table or resource; requests
@@ -49,12 +52,6 @@ export function serve(source: Routable, options: ServeOptions = {}): Promise<Run
   return listen(createListener(source, options), options);
 }
 
-function timeout(name: string, value: number): number {
-  // Zero would disable node's timer, and a disabled timer is what slowloris feeds on.
-  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a whole number of milliseconds of at least 1, got ${value}`);
-  return value;
-}
-
 /**
  * Starts a server for a request listener (a polka app's `handler` too), or a server you made,
  * hardened as docs/hardening.md says: explicit timeouts, Host checked by sevenfold, and
@@ -68,9 +65,11 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
     connectionsCheckingInterval: number;
     requireHostHeader: boolean;
   };
-  server.requestTimeout = timeout('requestTimeout', options.requestTimeout ?? 30_000);
-  server.headersTimeout = timeout('headersTimeout', options.headersTimeout ?? Math.min(10_000, server.requestTimeout));
-  server.keepAliveTimeout = timeout('keepAliveTimeout', options.keepAliveTimeout ?? 5_000);
+  // At least 1 ms: zero would disable node's timer, and a disabled timer is what slowloris feeds on.
+  server.requestTimeout = wholeNumber('requestTimeout', options.requestTimeout ?? 30_000, 1, 'milliseconds');
+  const headersTimeout = options.headersTimeout ?? Math.min(10_000, server.requestTimeout);
+  server.headersTimeout = wholeNumber('headersTimeout', headersTimeout, 1, 'milliseconds');
+  server.keepAliveTimeout = wholeNumber('keepAliveTimeout', options.keepAliveTimeout ?? 5_000, 1, 'milliseconds');
   // node checks both timeouts on this interval, so it bounds how late a stalled client is cut.
   server.connectionsCheckingInterval = Math.max(10, Math.min(1000, Math.floor(server.headersTimeout / 4)));
   // sevenfold answers a missing Host itself, as problem+json like every other refusal.
@@ -110,7 +109,7 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
  * and ones whose next request is still arriving) until none is left or `timeout` cuts the rest.
  */
 function shutdown(server: Server, sockets: Set<Socket>, timeout: number): Promise<void> {
-  (server as Server & { [DRAINING]?: boolean })[DRAINING] = true;
+  startDraining(server);
   const idle = (): void => {
     server.closeIdleConnections();
     for (const socket of sockets) if ((socket as Socket & { _httpMessage?: unknown })._httpMessage == null) socket.destroy();

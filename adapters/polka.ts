@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Routable } from '../core/table.js';
-import { createDispatcher, type DispatchOptions } from './http.js';
+import { FRONT } from './http/connection.js';
+import { createDispatcher, type DispatchOptions } from './http/dispatch.js';
 
-export type { DispatchOptions } from './http.js';
+export type { DispatchOptions } from './http/dispatch.js';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 type Handler = (req: IncomingMessage, res: ServerResponse, ...rest: unknown[]) => unknown;
@@ -25,9 +26,6 @@ export interface MountOptions extends DispatchOptions {
 
 const empty = (value: unknown): boolean =>
   value === undefined || (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0);
-
-// Marks a handler that is already a sevenfold front: a second mount must go behind the first.
-const FRONT = Symbol.for('sevenfold.front');
 
 /** Whether nothing that could run before sevenfold's routes is registered yet (polka 0.5 keeps `wares`, 1.x `routes`). */
 function bare(app: PolkaLike): boolean {

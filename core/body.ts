@@ -74,6 +74,11 @@ function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/** The text without a leading byte order mark, which JSON.parse would refuse and a form would make part of a key. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 function parseJson(text: string, maxDepth: number): unknown {
   // Deep nesting is refused before parsing: recursive code downstream would overflow its stack.
   if (nestsDeeperThan(text, maxDepth)) throw new HttpError(400, `the JSON body nests deeper than ${maxDepth} levels`);
@@ -81,7 +86,7 @@ function parseJson(text: string, maxDepth: number): unknown {
     // Without a backslash a prototype key can only be spelt out, so text naming neither key needs no second scan
     // (a leading BOM dropped, as secure-json-parse drops it).
     if (text.indexOf('\\') === -1 && text.indexOf('__proto__') === -1 && text.indexOf('constructor') === -1) {
-      return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      return JSON.parse(withoutBom(text));
     }
     return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {

@@ -145,6 +145,14 @@ test('createListener() :: a plain request listener for http.createServer', async
   }
 });
 
+test('createListener() and listen() :: refuse a limit that is not a whole number, naming the option', () => {
+  assert.throws(() => createListener(posts, { bodyLimit: -1 }), /^bodyLimit must be a whole number of at least 0, got -1$/);
+  assert.throws(() => createListener(posts, { maxParamLength: 1.5 }), /^maxParamLength must be a whole number of at least 1, got 1.5$/);
+  assert.throws(() => createListener(posts, { handlerTimeout: 0 }), /^handlerTimeout must be a whole number of at least 1, got 0$/);
+  assert.throws(() => listen(createListener(posts), { requestTimeout: 0 }), /^requestTimeout must be a whole number of milliseconds of at least 1, got 0$/);
+  assert.throws(() => listen(createListener(posts), { keepAliveTimeout: NaN }), /^keepAliveTimeout must be a whole number of milliseconds of at least 1, got NaN$/);
+});
+
 test('serve() :: sets every timeout explicitly and reports the bound url', async () => {
   const running = await serve(posts, { requestTimeout: 1234, headersTimeout: 1000, keepAliveTimeout: 100 });
   try {

@@ -1,4 +1,8 @@
 import { connect } from 'node:net';
+import * as assert from 'uvu/assert';
+
+/** One mebibyte, the default body limit. */
+export const MiB = 1024 * 1024;
 
 /** A response as read off the wire, plus the raw bytes for byte-for-byte comparison. */
 export interface RawResponse {
@@ -13,19 +17,49 @@ export interface RawRequest {
   readonly method?: string;
   readonly path: string;
   readonly headers?: Record<string, string>;
+  /** Header lines written as given after `headers`: repeats and spellings a record cannot hold. */
+  readonly lines?: readonly string[];
   readonly body?: string | Buffer;
 }
 
 /** Builds the bytes of an HTTP/1.1 request that closes the connection after the answer. */
-export function requestText({ method = 'GET', path, headers = {}, body }: RawRequest): Buffer {
+export function requestText({ method = 'GET', path, headers = {}, lines: extra = [], body }: RawRequest): Buffer {
   const lines = [`${method} ${path} HTTP/1.1`, 'Host: test.local', 'Connection: close'];
-  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const given = [...Object.keys(headers), ...extra.map((line) => line.slice(0, line.indexOf(':')))];
+  const names = new Set(given.map((name) => name.toLowerCase()));
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  lines.push(...extra);
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
   if (body !== undefined && !names.has('content-length') && !names.has('transfer-encoding')) {
     lines.push(`Content-Length: ${payload.length}`);
   }
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), payload]);
+}
+
+/** A `GET` with extra header lines, as `requestText` writes it. */
+export function get(path: string, lines: readonly string[] = []): Buffer {
+  return requestText({ path, lines });
+}
+
+/** A request without a body, with extra header lines. */
+export function call(method: string, path: string, lines: readonly string[] = []): Buffer {
+  return requestText({ method, path, lines });
+}
+
+/** A request with a body, its Content-Type (none when `undefined`) and extra header lines. */
+export function send(
+  method: string,
+  path: string,
+  type: string | undefined,
+  body: string | Buffer,
+  lines: readonly string[] = [],
+): Buffer {
+  return requestText({ method, path, headers: type === undefined ? {} : { 'Content-Type': type }, lines, body });
+}
+
+/** A chunked body of these parts, with its last empty chunk. */
+export function chunked(parts: readonly string[]): string {
+  return parts.map((p) => `${Buffer.byteLength(p).toString(16)}\r\n${p}\r\n`).join('') + '0\r\n\r\n';
 }
 
 /** Sends raw bytes to a server and resolves with everything it answers before closing. */
@@ -77,4 +111,21 @@ export async function raw(url: string, request: RawRequest): Promise<RawResponse
 /** The parsed JSON body of a response. */
 export function json(response: RawResponse): any {
   return JSON.parse(response.body);
+}
+
+/**
+ * A check that a response is a problem+json `status` whose detail matches `detail` (when
+ * given), and that shows no message, path or stack line of the error behind it.
+ */
+export function expectProblem(status: number, detail?: RegExp): (response: RawResponse) => void {
+  return (r) => {
+    assert.is(r.status, status, r.wire.slice(0, 300));
+    assert.is(r.headers['content-type'], 'application/problem+json');
+    const body = json(r);
+    assert.is(body.status, status);
+    assert.is(body.type, 'about:blank');
+    assert.type(body.title, 'string');
+    if (detail) assert.match(body.detail, detail);
+    assert.not.match(r.body, /secret|\/srv\/|at .*\.js/);
+  };
 }

@@ -3,17 +3,15 @@ import polka from 'polka';
 import polkaNext from 'polka-next';
 import { listen, serve, type Running, type ServeOptions } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
-
-type MountOptions = ServeOptions;
 import type { Routable } from '../../core/index.js';
 
 /** How to serve a table on one adapter, for suites that run every case on each. */
 export interface AdapterUnderTest {
   readonly name: string;
-  start(source: Routable, options?: MountOptions): Promise<Running>;
+  start(source: Routable, options?: ServeOptions): Promise<Running>;
 }
 
-const quiet: MountOptions = { onError: () => {} };
+const quiet: ServeOptions = { onError: () => {} };
 
 export const ADAPTERS: readonly AdapterUnderTest[] = [
   { name: 'node', start: (source, options) => serve(source, { ...quiet, ...options }) },
@@ -32,6 +30,6 @@ export const ADAPTERS: readonly AdapterUnderTest[] = [
 ];
 
 /** Starts one server per adapter for the same table. */
-export async function startAll(source: Routable, options?: MountOptions): Promise<Array<{ name: string; running: Running }>> {
+export async function startAll(source: Routable, options?: ServeOptions): Promise<Array<{ name: string; running: Running }>> {
   return Promise.all(ADAPTERS.map(async (adapter) => ({ name: adapter.name, running: await adapter.start(source, options) })));
 }

@@ -1,0 +1,256 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyFormat, DEFAULT_JSON_DEPTH, parseBody, type BodyFormat } from '../../core/body.js';
+import { HttpError } from '../../core/errors.js';
+import { compile } from '../../core/matcher/index.js';
+import { originForm, splitTarget, type Target } from '../../core/path.js';
+import { renderError, renderMiss, renderResult } from '../../core/render.js';
+import { Reply } from '../../core/reply.js';
+import { tableOf, type Routable } from '../../core/table.js';
+import type { Request } from '../../core/types.js';
+import { ABORTED, BodyReader, bodyHeaders, bodyHeadersObject, tooLarge, utf8Text } from './body.js';
+import { isBusy, occupy, release, waitTurn } from './connection.js';
+import { checkRequest, NodeRequest } from './request.js';
+import { send, sendSafely } from './send.js';
+
+/** Options shared by both adapters; docs/hardening.md explains each limit. */
+export interface DispatchOptions {
+  /** The largest request body accepted, in bytes; larger ones get `413`. Default 1 MiB. */
+  readonly bodyLimit?: number;
+  /** The deepest nesting of arrays and objects in a JSON body; deeper is `400`. Default 64. */
+  readonly maxJsonDepth?: number;
+  /** The longest request target accepted, in characters; longer is `414`. Default 8192. */
+  readonly maxUrlLength?: number;
+  /** The longest decoded path parameter accepted; longer ones get `400`. Default 1024. */
+  readonly maxParamLength?: number;
+  /**
+   * Milliseconds an async handler may take before the client gets `503`; it cannot be turned
+   * off, only raised. Default 30 000.
+   */
+  readonly handlerTimeout?: number;
+  /**
+   * Called with every error that becomes a `500` or a `503` timeout (not with `HttpError`s),
+   * for logging. Default: `console.error`. The client never sees the error itself.
+   */
+  readonly onError?: (error: unknown, request: Request | undefined) => void;
+}
+
+/** How an adapter hands requests over, beside the user's options. */
+export interface AdapterOptions {
+  /**
+   * Read a body's headers from node's headers object, where middleware that ran first may have
+   * changed them, instead of from the raw header lines as the client sent them (default).
+   */
+  readonly headersObject?: boolean;
+}
+
+/** A node:http style handler; `next`, when given, receives requests no route matches. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
+
+const DEFAULTS = Object.freeze({
+  bodyLimit: 1024 * 1024,
+  maxJsonDepth: DEFAULT_JSON_DEPTH,
+  maxUrlLength: 8192,
+  maxParamLength: 1024,
+  handlerTimeout: 30_000,
+});
+
+/** `value` when it is a whole number of at least `min`; otherwise a TypeError that names the option (and its unit). */
+export function wholeNumber(name: string, value: number, min: number, unit?: string): number {
+  if (!Number.isSafeInteger(value) || value < min) {
+    const what = unit === undefined ? 'a whole number' : `a whole number of ${unit}`;
+    throw new TypeError(`${name} must be ${what} of at least ${min}, got ${value}`);
+  }
+  return value;
+}
+
+/** An async handler under way, for the timeout sweep. */
+interface PendingHandler {
+  readonly request: NodeRequest;
+  /** When it is cut, on `performance.now()`'s clock: the sweep compares times, not its own ticks. */
+  readonly expires: number;
+}
+
+const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
+
+/**
+ * The request path both adapters share: check the request line and Host, match, read the
+ * body, run the handler, write the result or the problem. Adapters only decide where
+ * requests come from. A handler that answers at once is served without a promise; only
+ * bodies and async handlers go async.
+ */
+export function createDispatcher(source: Routable, options: DispatchOptions = {}, adapter: AdapterOptions = {}): NodeHandler {
+  const bodyLimit = wholeNumber('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit, 0);
+  const maxJsonDepth = wholeNumber('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
+  const maxUrlLength = wholeNumber('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
+  const handlerTimeout = wholeNumber('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
+  const table = tableOf(source);
+  const maxParamLength = wholeNumber('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1);
+  const matcher = compile(table, { maxParamLength });
+  const report = options.onError ?? defaultOnError;
+  // A logger that throws must not take the request path (or the timeout sweep) down with it.
+  const onError = (error: unknown, request: Request | undefined): void => {
+    try {
+      report(error, request);
+    } catch {
+      // Nothing sensible is left to do with an error about an error.
+    }
+  };
+  const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
+  // One coarse sweep times out async handlers, instead of a timer per request: a handler is cut
+  // at most one tick late, however busy the event loop is.
+  const tick = Math.max(5, Math.min(250, Math.floor(handlerTimeout / 8)));
+  const pending = new Set<PendingHandler>();
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+
+  function dispatch(req: IncomingMessage, res: ServerResponse, next?: () => void): void {
+    if (isBusy(req)) {
+      // A request whose connection closed while it waited is dropped, not run.
+      return waitTurn(req, () => req.socket.destroyed || res.destroyed || dispatch(req, res, next));
+    }
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const refused = checkRequest(req, url, maxUrlLength);
+    if (refused !== undefined) return sendSafely(req, res, renderError(refused));
+    const target = splitTarget(url);
+    if (target === undefined) {
+      // `OPTIONS *` asks about the server as a whole; any other target must be a path.
+      if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
+      return sendSafely(req, res, renderError(BAD_TARGET));
+    }
+    const match = matcher.match(method, target.path);
+    if (match.kind !== 'found') {
+      if (match.kind === 'not-found' && next !== undefined) return next();
+      return sendSafely(req, res, renderMiss(match, method));
+    }
+    const { route, params } = match;
+    const request = new NodeRequest(method, originUrl(url, target), target.path, target.search, params, route, req, res);
+    if (!route.body) return handle(request);
+    // The connection is held while the body is read, so that requests pipelined behind it wait.
+    occupy(req);
+    withBody(request);
+  }
+
+  /** Runs the handler and answers, then frees the connection; an async handler holds it until it answers. */
+  function handle(request: NodeRequest): void {
+    const reply = new Reply();
+    let out: unknown;
+    try {
+      out = request.route.handler(request, reply);
+    } catch (error) {
+      fail(request, error);
+      return release(request.req);
+    }
+    if (isThenable(out)) {
+      occupy(request.req);
+      return void later(request, out, reply);
+    }
+    respond(request, out, reply);
+    release(request.req);
+  }
+
+  function respond(request: NodeRequest, out: unknown, reply: Reply): void {
+    try {
+      send(request.req, request.res, renderResult(out, reply.headers));
+    } catch (error) {
+      fail(request, error);
+    }
+  }
+
+  function fail(request: NodeRequest, error: unknown): void {
+    if (!(error instanceof HttpError)) onError(error, request);
+    sendSafely(request.req, request.res, renderError(error));
+  }
+
+  /** Waits for an async handler under the timeout sweep, then answers and frees the connection. */
+  async function later(request: NodeRequest, answer: PromiseLike<unknown>, reply: Reply): Promise<void> {
+    const entry: PendingHandler = { request, expires: performance.now() + handlerTimeout };
+    pending.add(entry);
+    sweeper ??= setInterval(sweep, tick).unref();
+    // Whoever answers frees the connection: here, or the sweep on a timeout.
+    let answering = true;
+    try {
+      const out = await answer;
+      answering = pending.delete(entry);
+      if (answering) respond(request, out, reply);
+    } catch (error) {
+      answering = pending.delete(entry);
+      if (answering) fail(request, error);
+    } finally {
+      if (answering) release(request.req);
+    }
+  }
+
+  /** Answers every async handler past its time with a `503`, and stops once none is left. */
+  function sweep(): void {
+    const now = performance.now();
+    for (const entry of pending) {
+      if (entry.expires > now) continue;
+      pending.delete(entry);
+      const { request } = entry;
+      const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
+      request.abort(late);
+      onError(late, request);
+      sendSafely(request.req, request.res, renderError(slow));
+      release(request.req);
+    }
+    if (pending.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  }
+
+  /** Reads and parses the body with callbacks (no promise on this path), then handles the request. */
+  function withBody(request: NodeRequest): void {
+    const { req, res } = request;
+    let format: BodyFormat;
+    let declared: number;
+    try {
+      const headers = adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req);
+      format = bodyFormat(headers.type, headers.encoding);
+      declared = headers.length === undefined ? NaN : Number(headers.length);
+      if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent) res.writeContinue();
+    } catch (error) {
+      return refuse(request, error);
+    }
+    if (declared > bodyLimit) return refuse(request, tooLarge(bodyLimit));
+    if (req.destroyed) return refuse(request, ABORTED);
+    if (req.readableEnded) return refuse(request, new Error('the request body was already read by other middleware'));
+    new BodyReader(request, format, bodyLimit, bodyRead).start();
+  }
+
+  /** Where a body read ends: parse and handle, or refuse. */
+  function bodyRead(reader: BodyReader, error: unknown): void {
+    const { request } = reader;
+    if (error === undefined) {
+      try {
+        request.body = parseBody(reader.format, utf8Text(reader.bytes()), maxJsonDepth);
+      } catch (parseError) {
+        return refuse(request, parseError);
+      }
+      return handle(request);
+    }
+    refuse(request, error);
+  }
+
+  /** Answers a request whose body will not be handled, unless its client went away, and frees the connection. */
+  function refuse(request: NodeRequest, error: unknown): void {
+    if (error !== ABORTED) fail(request, error);
+    release(request.req);
+  }
+
+  return dispatch;
+}
+
+/** The target in origin form, as handlers see it: the url itself when it already is one, so that no copy is made. */
+function originUrl(url: string, target: Target): string {
+  // Only a url in origin form without a fragment is exactly as long as its path, `?` and query.
+  return target.search !== '' && url.length === target.path.length + target.search.length + 1 ? url : originForm(target);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+function defaultOnError(error: unknown, request: Request | undefined): void {
+  console.error(`sevenfold: ${request ? `${request.method} ${request.route.name}` : 'request'} failed:`, error);
+}

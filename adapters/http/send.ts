@@ -1,0 +1,53 @@
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { STATUS_TITLES, type HttpError } from '../../core/errors.js';
+import { renderError, type Rendered } from '../../core/render.js';
+import { isDraining } from './connection.js';
+
+/** Statuses whose reason phrase in RFC 9110 differs from the one node writes. */
+const RENAMED: ReadonlySet<number> = new Set(
+  Object.keys(STATUS_TITLES)
+    .map(Number)
+    .filter((status) => STATUS_TITLES[status] !== STATUS_CODES[status]),
+);
+
+/** The reason phrase of a status line: RFC 9110's names, as the problem titles use them. */
+function reason(status: number): string {
+  return STATUS_TITLES[status] ?? STATUS_CODES[status] ?? '';
+}
+
+/** Writes a rendered response; HEAD gets the same status and headers and no body bytes. */
+export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  if (isDraining(res)) res.shouldKeepAlive = false;
+  const bodiless = out.status === 204 || out.status === 304;
+  if (!bodiless) out.headers['Content-Length'] = String(Buffer.byteLength(out.body));
+  // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own behind.
+  if (res.statusMessage === undefined && STATUS_CODES[out.status] !== undefined && !RENAMED.has(out.status)) res.writeHead(out.status, out.headers);
+  else res.writeHead(out.status, reason(out.status), out.headers);
+  res.end(bodiless || req.method === 'HEAD' ? undefined : out.body);
+}
+
+/** `send`, falling back to a bare 500 and then to closing the socket if writing fails. */
+export function sendSafely(req: IncomingMessage, res: ServerResponse, out: Rendered): void {
+  try {
+    send(req, res, out);
+  } catch {
+    try {
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      send(req, res, renderError(undefined));
+    } catch {
+      res.destroy();
+    }
+  }
+}
+
+/** Writes a problem straight to a socket node has no response object for, then closes it. */
+export function writeProblem(socket: Duplex, error: HttpError): void {
+  const out = renderError(error);
+  const head = [`HTTP/1.1 ${error.status} ${reason(error.status)}`, `Date: ${new Date().toUTCString()}`];
+  for (const [name, value] of Object.entries(out.headers)) head.push(`${name}: ${value}`);
+  head.push(`Content-Length: ${Buffer.byteLength(out.body)}`, 'Connection: close');
+  socket.end(`${head.join('\r\n')}\r\n\r\n${out.body}`);
+  socket.once('finish', () => socket.destroy());
+}
