@@ -6,7 +6,8 @@ import { HttpError } from '../core/errors.js';
 import { renderError } from '../core/render.js';
 import { onClientError } from './http/client-error.js';
 import { startDraining } from './http/connection.js';
-import { createDispatcher, wholeNumber, type DispatchOptions } from './http/dispatch.js';
+import { wholeNumber } from '../core/options.js';
+import { createDispatcher, type DispatchOptions } from './http/dispatch.js';
 import { sendSafely, writeProblem } from './http/send.js';
 
 export type { DispatchOptions } from './http/dispatch.js';

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyFormat, DEFAULT_JSON_DEPTH, parseBody, type BodyFormat } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
+import { wholeNumber } from '../../core/options.js';
 import { originForm, splitTarget, type Target } from '../../core/path.js';
 import { renderError, renderMiss, renderResult } from '../../core/render.js';
 import { Reply } from '../../core/reply.js';
@@ -54,15 +55,6 @@ const DEFAULTS = Object.freeze({
   handlerTimeout: 30_000,
 });
 
-/** `value` when it is a whole number of at least `min`; otherwise a TypeError that names the option (and its unit). */
-export function wholeNumber(name: string, value: number, min: number, unit?: string): number {
-  if (!Number.isSafeInteger(value) || value < min) {
-    const what = unit === undefined ? 'a whole number' : `a whole number of ${unit}`;
-    throw new TypeError(`${name} must be ${what} of at least ${min}, got ${value}`);
-  }
-  return value;
-}
-
 /** An async handler under way, for the timeout sweep. */
 interface PendingHandler {
   readonly request: NodeRequest;
@@ -84,8 +76,8 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
   const maxUrlLength = wholeNumber('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
   const handlerTimeout = wholeNumber('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
   const table = tableOf(source);
-  const maxParamLength = wholeNumber('maxParamLength', options.maxParamLength ?? DEFAULTS.maxParamLength, 1);
-  const matcher = compile(table, { maxParamLength });
+  // compile() checks maxParamLength, as it does for every caller.
+  const matcher = compile(table, { maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength });
   const report = options.onError ?? defaultOnError;
   // A logger that throws must not take the request path (or the timeout sweep) down with it.
   const onError = (error: unknown, request: Request | undefined): void => {

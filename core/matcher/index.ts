@@ -1,3 +1,4 @@
+import { wholeNumber } from '../options.js';
 import { isChecked } from '../table.js';
 import type { Match, RouteTable } from '../types.js';
 import { builderFor, DECODE, NOT_FOUND, type Slot, type Walked } from './answers.js';
@@ -46,11 +47,8 @@ export interface MatcherOptions {
  * one class with no Object.prototype in its chain (answers.ts).
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
-  const max = options.maxParamLength ?? 1024;
   // Generated code holds it as a literal, so only a whole number may be one.
-  if (!Number.isSafeInteger(max) || max < 1) {
-    throw new TypeError(`maxParamLength must be a whole number of at least 1, got ${String(max)}`);
-  }
+  const max = wholeNumber('maxParamLength', options.maxParamLength ?? 1024, 1);
   const root = buildTree(table, isChecked(table));
   const answer = (slot: Slot, values: readonly string[]): Match =>
     slot.found ?? (slot.builder ??= builderFor(slot.route.params))(slot.route, values, max);
