@@ -37,7 +37,7 @@ const TSCONFIG = {
       sevenfold: [join(ROOT, 'core/index.ts')],
       'sevenfold/node': [join(ROOT, 'adapters/node.ts')],
       'sevenfold/polka': [join(ROOT, 'adapters/polka.ts')],
-      'sevenfold/controllers': [join(ROOT, 'core/controllers.ts')],
+      'sevenfold/controllers': [join(ROOT, 'core/controllers/index.ts')],
     },
   },
   include: ['*.ts'],

@@ -1,4 +1,4 @@
-import { inject, injectable, Resource, type ControllerFor, type InjectionToken, type RequestFor } from '../../core/controllers.js';
+import { inject, injectable, Resource, type ControllerFor, type InjectionToken, type RequestFor } from '../../core/controllers/index.js';
 import { HttpError, pathFor, type Reply, type Request } from '../../core/index.js';
 import { checkPost, isPostId, type FieldErrors, type Post } from './post.js';
 import type { PostRepository } from './repository.js';

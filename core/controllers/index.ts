@@ -2,12 +2,12 @@
 // entry point is the one place sevenfold imports it, and `sevenfold` itself never does.
 import 'reflect-metadata';
 import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { ACTION_NAMES, isAction, type Action } from './actions.js';
+import { ACTION_NAMES, isAction, type Action } from '../actions.js';
+import { RouteDefinitionError, suggest } from '../errors.js';
+import type { Reply } from '../reply.js';
+import { resource, type ActionPath, type ParamOf, type Resource, type ResourceOptions, type SegmentOf } from '../resource.js';
+import type { Handler, Params, Request } from '../types.js';
 import { resourceMetadata } from './decorators.js';
-import { RouteDefinitionError, suggest } from './errors.js';
-import type { Reply } from './reply.js';
-import { resource, type ActionPath, type ParamOf, type Resource, type ResourceOptions, type SegmentOf } from './resource.js';
-import type { Handler, Params, Request } from './types.js';
 
 export { Resource, resourceMetadata, RESOURCE_METADATA, type ResourceMetadata } from './decorators.js';
 export { container, delay, inject, injectable, injectAll, Lifecycle, registry, scoped, singleton } from 'tsyringe';
