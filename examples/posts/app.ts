@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { container, controller, type DependencyContainer } from '../../core/controllers/index.js';
+import { container, controller, type DependencyContainer } from 'sevenfold/controllers';
 import { CLOCK, NEW_ID, POST_REPOSITORY, PostsController } from './controller.js';
 import { MemoryPostRepository } from './repository.js';
 

@@ -1,5 +1,5 @@
-import { inject, injectable, Resource, type ControllerFor, type InjectionToken, type RequestFor } from '../../core/controllers/index.js';
-import { HttpError, pathFor, type Reply, type Request } from '../../core/index.js';
+import { inject, injectable, Resource, type ControllerFor, type InjectionToken, type RequestFor } from 'sevenfold/controllers';
+import { HttpError, pathFor, type Reply, type Request } from 'sevenfold';
 import { checkPost, isPostId, type FieldErrors, type Post } from './post.js';
 import type { PostRepository } from './repository.js';
 import { POST_SCHEMAS } from './schema.js';
