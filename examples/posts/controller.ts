@@ -1,15 +1,9 @@
-import { inject, injectable, Resource, type ControllerFor, type InjectionToken, type RequestFor } from 'sevenfold/controllers';
+import { inject, injectable, Resource, type ControllerFor, type RequestFor } from 'sevenfold/controllers';
 import { HttpError, pathFor, type Reply, type Request } from 'sevenfold';
 import { checkPost, isPostId, type FieldErrors, type Post } from './post.js';
 import type { PostRepository } from './repository.js';
 import { POST_SCHEMAS } from './schema.js';
-
-/** Where the posts live: register another PostRepository under this token to swap the store. */
-export const POST_REPOSITORY: InjectionToken<PostRepository> = Symbol('PostRepository');
-/** The clock behind createdAt and updatedAt; tests register a fixed one. */
-export const CLOCK: InjectionToken<() => Date> = Symbol('Clock');
-/** Ids for posts created without one. */
-export const NEW_ID: InjectionToken<() => string> = Symbol('NewId');
+import { CLOCK, NEW_ID, POST_REPOSITORY } from './tokens.js';
 
 function invalid(errors: FieldErrors): HttpError {
   return new HttpError(422, 'the post is not valid', { errors });
