@@ -1,3 +1,4 @@
+import { isAction, type Action } from './actions.js';
 import { singular } from './inflect.js';
 import { STATUS_TITLES } from './errors.js';
 import { tableOf, type Routable } from './table.js';
@@ -25,7 +26,7 @@ const PROBLEM_SCHEMA: JsonSchema = {
   },
 };
 
-const SUMMARIES: Readonly<Record<string, (plural: string, one: string) => string>> = {
+const SUMMARIES: Readonly<Record<Action, (plural: string, one: string) => string>> = {
   index: (plural) => `List ${plural}`,
   show: (_, one) => `Show a ${one}`,
   new: (_, one) => `Template for a new ${one}`,
@@ -35,7 +36,7 @@ const SUMMARIES: Readonly<Record<string, (plural: string, one: string) => string
   destroy: (_, one) => `Delete a ${one}`,
 };
 
-const SUCCESS: Readonly<Record<string, number>> = { create: 201, destroy: 204 };
+const SUCCESS: Readonly<Partial<Record<Action, number>>> = { create: 201, destroy: 204 };
 const SUCCESS_TITLES: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
 
 function problem(status: number): Json {
@@ -73,7 +74,9 @@ function queryParameters(schema: ActionSchema): Json[] {
 function operation(route: Route): Json {
   const schema = route.schema ?? {};
   const one = singular(route.resource) ?? route.resource;
-  const success = SUCCESS[route.action] ?? 200;
+  // A route written by hand may name an action of its own; it gets the generic wording.
+  const action = isAction(route.action) ? route.action : undefined;
+  const success = action === undefined ? 200 : (SUCCESS[action] ?? 200);
   const ok: Json = { description: SUCCESS_TITLES[success] };
   if (success !== 204) ok.content = { 'application/json': { schema: schema.response ?? {} } };
   if (route.action === 'create') ok.headers = { Location: { description: `Where the new ${one} lives.`, schema: { type: 'string' } } };
@@ -83,7 +86,7 @@ function operation(route: Route): Json {
   const op: Json = {
     operationId: route.name,
     tags: [route.resource],
-    summary: schema.summary ?? SUMMARIES[route.action]?.(route.resource, one) ?? `${route.resource}#${route.action}`,
+    summary: schema.summary ?? (action === undefined ? `${route.resource}#${route.action}` : SUMMARIES[action](route.resource, one)),
   };
   const query = queryParameters(schema);
   if (query.length > 0) op.parameters = query;

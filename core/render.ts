@@ -19,6 +19,11 @@ const CONTENT_TYPES = {
   text: 'text/plain; charset=utf-8',
 } as const;
 
+/** Whether a handler's answer is still to come (a promise or any thenable), to await before rendering. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
 /**
  * Turns what a handler returned into a response: a `Result` as it says, `undefined` as
  * `204`, anything else as `200` JSON. Headers added through `Reply.header()` come last.

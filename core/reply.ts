@@ -60,27 +60,35 @@ export class Reply {
     return this;
   }
 
-  json(body: unknown, status = 200): Result {
-    return json(body, status);
+  // The helpers again as methods, taking the free functions' own parameters so the two cannot drift.
+
+  /** `json()`: `res.json(body, status, headers)`. */
+  json(...args: Parameters<typeof json>): Result {
+    return json(...args);
   }
 
-  created(location: string, body?: unknown): Result {
-    return created(location, body);
+  /** `created()`: `res.created(location, body)`. */
+  created(...args: Parameters<typeof created>): Result {
+    return created(...args);
   }
 
+  /** `noContent()`. */
   noContent(): Result {
     return noContent();
   }
 
-  redirect(location: string, status: 301 | 302 | 303 | 307 | 308 = 302): Result {
-    return redirect(location, status);
+  /** `redirect()`: `res.redirect(location, status)`. */
+  redirect(...args: Parameters<typeof redirect>): Result {
+    return redirect(...args);
   }
 
-  html(markup: string, status = 200): Result {
-    return html(markup, status);
+  /** `html()`: `res.html(markup, status, headers)`. */
+  html(...args: Parameters<typeof html>): Result {
+    return html(...args);
   }
 
-  text(body: string, status = 200): Result {
-    return text(body, status);
+  /** `text()`: `res.text(body, status, headers)`. */
+  text(...args: Parameters<typeof text>): Result {
+    return text(...args);
   }
 }

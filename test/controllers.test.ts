@@ -12,7 +12,7 @@ import {
   type Disposable,
   type InjectionToken,
   type RequestFor,
-} from '../core/controllers.js';
+} from '../core/controllers/index.js';
 import { resource, RouteDefinitionError, type Request } from '../core/index.js';
 import { json, raw } from './support/http.js';
 import { startAll } from './support/servers.js';

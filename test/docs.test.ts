@@ -28,17 +28,14 @@ function blocks(page: string): Block[] {
   return found;
 }
 
+// The examples sit in build/, inside this package, so `sevenfold` resolves through its own
+// exports; the source condition picks the .ts files, as it does for examples/posts.
 const TSCONFIG = {
   compilerOptions: {
     ...APP_COMPILER_OPTIONS,
     noEmit: true,
     skipLibCheck: true,
-    paths: {
-      sevenfold: [join(ROOT, 'core/index.ts')],
-      'sevenfold/node': [join(ROOT, 'adapters/node.ts')],
-      'sevenfold/polka': [join(ROOT, 'adapters/polka.ts')],
-      'sevenfold/controllers': [join(ROOT, 'core/controllers.ts')],
-    },
+    customConditions: ['sevenfold:source'],
   },
   include: ['*.ts'],
 };

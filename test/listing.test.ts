@@ -105,6 +105,16 @@ test('openapi() :: a table without schemas is still valid, with every route', as
   assert.is(operations.length, table.length);
 });
 
+test('openapi() :: a hand-written route with an action of its own gets the generic summary and 200', () => {
+  const handler = () => null;
+  for (const action of ['publish', 'toString', 'constructor']) {
+    const route = { resource: 'posts', action, method: 'POST', path: `/posts/${action}`, params: [], name: `posts.${action}`, body: false, handler } as const;
+    const operation = (openapi(routes(route)) as any).paths[`/posts/${action}`].post;
+    assert.is(operation.summary, `posts#${action}`);
+    assert.equal(Object.keys(operation.responses), ['200', '400', 'default']);
+  }
+});
+
 test('docs/routes.md and docs/openapi.json :: match the example (run `npm run docs` to regenerate)', () => {
   const stale = 'is stale: run `npm run docs` to regenerate it';
   assert.is(readFileSync(join(ROOT, 'docs/routes.md'), 'utf8'), formatRoutes(posts.routes, 'md'), `docs/routes.md ${stale}`);

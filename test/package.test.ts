@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -97,6 +98,30 @@ for (const running of [onNode, onPolka]) {
 }
 console.log(JSON.stringify(answers));
 `;
+
+const EXPORTS = Object.entries(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> }).exports,
+).filter((entry): entry is [string, Record<string, string>] => typeof entry[1] === 'object');
+
+// tsc takes the first condition it knows, so the source must come before types; node knows none
+// of ours and loads default.
+test('exports :: every entry names its sevenfold:source first, then the files tsc builds from it', () => {
+  assert.equal(EXPORTS.map(([entry]) => entry), ['.', './node', './polka', './controllers']);
+  for (const [entry, targets] of EXPORTS) {
+    assert.equal(Object.keys(targets), ['sevenfold:source', 'types', 'default'], entry);
+    const built = targets['sevenfold:source']!.replace(/^\.\//, './build/').replace(/\.ts$/, '');
+    assert.equal([targets.types, targets.default], [`${built}.d.ts`, `${built}.js`], entry);
+  }
+});
+
+// The example imports sevenfold by name and the tests import build/ by path: both
+// must reach the same module instances, or instanceof HttpError and tsyringe would tell two copies apart.
+test('exports :: at run time the package name resolves to the build/ files the tests import', () => {
+  for (const [entry, targets] of EXPORTS) {
+    const name = `sevenfold${entry.slice(1)}`;
+    assert.is(import.meta.resolve(name), pathToFileURL(join(ROOT, targets.default!)).href, name);
+  }
+});
 
 test('npm pack :: a separate TypeScript app installs the tarball and uses all four entry points with types', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sevenfold-app-'));

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { POST_REPOSITORY, postsContainer, postsResource } from '../examples/posts/app.js';
+import { postsContainer, postsResource } from '../examples/posts/app.js';
 import type { PostRepository } from '../examples/posts/repository.js';
+import { POST_REPOSITORY } from '../examples/posts/tokens.js';
 import { deterministicPosts } from './support/posts.js';
 import { json, raw, type RawRequest, type RawResponse } from './support/http.js';
 import { ADAPTERS } from './support/servers.js';

@@ -32,6 +32,19 @@ test('renderResult() :: headers added with Reply.header() are sent', () => {
   assert.is(new Reply().created('/x').status, 201);
 });
 
+test('Reply :: its helpers are the free ones, headers included', () => {
+  const res = new Reply();
+  const extra = { 'X-Request-Id': '7' };
+  assert.equal(res.json({ a: 1 }, 202, extra), json({ a: 1 }, 202, extra));
+  assert.equal(res.html('<p>x</p>', 422, extra), html('<p>x</p>', 422, extra));
+  assert.equal(res.text('x', 418, extra), text('x', 418, extra));
+  assert.equal(res.json([1]), json([1]));
+  assert.equal(res.created('/x', { id: 'x' }), created('/x', { id: 'x' }));
+  assert.equal(res.redirect('/x', 303), redirect('/x', 303));
+  assert.equal(res.noContent(), noContent());
+  assert.equal(res.text('x', 200, extra).headers, extra);
+});
+
 test('renderResult() :: headers replace others whatever their letter case', () => {
   const reply = new Reply().header('content-type', 'application/vnd.api+json').header('X-Count', '2').header('x-count', '3');
   assert.equal(plain(renderResult({}, reply.headers)).headers, { 'content-type': 'application/vnd.api+json', 'x-count': '3' });

@@ -121,7 +121,7 @@ export const running: Promise<Running> = serve(posts, { port: 0, bodyLimit: 1024
 serve(posts, { bodyLimit: '1mb' });
 
 // Controllers: action methods typed like resource() handlers.
-import { controller, type ControllerFor, type RequestFor } from '../core/controllers.js';
+import { controller, type ControllerFor, type RequestFor } from '../core/controllers/index.js';
 
 export type ControllerChecks = [
   Expect<Equal<RequestFor<'posts', 'show'>['params'], Params<'/posts/:post_id'>>>,

@@ -4,7 +4,7 @@ import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { wholeNumber } from '../../core/options.js';
 import { originForm, splitTarget, type Target } from '../../core/path.js';
-import { renderError, renderMiss, renderResult } from '../../core/render.js';
+import { isThenable, renderError, renderMiss, renderResult } from '../../core/render.js';
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/table.js';
 import type { Request } from '../../core/types.js';
@@ -237,10 +237,6 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
 function originUrl(url: string, target: Target): string {
   // Only a url in origin form without a fragment is exactly as long as its path, `?` and query.
   return target.search !== '' && url.length === target.path.length + target.search.length + 1 ? url : originForm(target);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
 function defaultOnError(error: unknown, request: Request | undefined): void {

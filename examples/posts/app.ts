@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { container, controller, type DependencyContainer } from '../../core/controllers.js';
-import { CLOCK, NEW_ID, POST_REPOSITORY, PostsController } from './controller.js';
+import { container, controller, type DependencyContainer } from 'sevenfold/controllers';
+import { PostsController } from './controller.js';
 import { MemoryPostRepository } from './repository.js';
-
-export { CLOCK, NEW_ID, POST_REPOSITORY, PostsController } from './controller.js';
+import { CLOCK, NEW_ID, POST_REPOSITORY } from './tokens.js';
 
 /**
  * The app's own container with the default services: an in-memory repository, the real clock

@@ -1,15 +1,12 @@
-import { inject, injectable, Resource, type ControllerFor, type InjectionToken, type RequestFor } from '../../core/controllers.js';
-import { HttpError, pathFor, type Reply, type Request } from '../../core/index.js';
+import { inject, injectable, Resource, type ControllerFor, type RequestFor } from 'sevenfold/controllers';
+import { HttpError, pathFor, type Action, type Reply, type Request } from 'sevenfold';
 import { checkPost, isPostId, type FieldErrors, type Post } from './post.js';
 import type { PostRepository } from './repository.js';
 import { POST_SCHEMAS } from './schema.js';
+import { CLOCK, NEW_ID, POST_REPOSITORY } from './tokens.js';
 
-/** Where the posts live: register another PostRepository under this token to swap the store. */
-export const POST_REPOSITORY: InjectionToken<PostRepository> = Symbol('PostRepository');
-/** The clock behind createdAt and updatedAt; tests register a fixed one. */
-export const CLOCK: InjectionToken<() => Date> = Symbol('Clock');
-/** Ids for posts created without one. */
-export const NEW_ID: InjectionToken<() => string> = Symbol('NewId');
+/** What an action method of this resource receives: `PostsRequest<'show'>` has `params.post_id`. */
+type PostsRequest<A extends Action> = RequestFor<'posts', A>;
 
 function invalid(errors: FieldErrors): HttpError {
   return new HttpError(422, 'the post is not valid', { errors });
@@ -48,7 +45,7 @@ export class PostsController implements ControllerFor<'posts'> {
     @inject(NEW_ID) private readonly newId: () => string,
   ) {}
 
-  async index(req: RequestFor<'posts', 'index'>, res: Reply): Promise<readonly Post[]> {
+  async index(req: PostsRequest<'index'>, res: Reply): Promise<readonly Post[]> {
     const limit = integer(req, 'limit', 100, 1, 100);
     const offset = integer(req, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const page = await this.posts.list(limit, offset);
@@ -56,11 +53,11 @@ export class PostsController implements ControllerFor<'posts'> {
     return page.posts;
   }
 
-  async show(req: RequestFor<'posts', 'show'>): Promise<Post> {
+  async show(req: PostsRequest<'show'>): Promise<Post> {
     return found(await this.posts.get(req.params.post_id), req.params.post_id);
   }
 
-  new(req: RequestFor<'posts', 'new'>): { id: string; title: string; body: string } {
+  new(req: PostsRequest<'new'>): { id: string; title: string; body: string } {
     const id = req.params.post_id;
     if (!isPostId(id)) {
       throw new HttpError(400, 'a post id is 1 to 64 characters of A-Z a-z 0-9 - _', { errors: { id: ['is malformed'] } });
@@ -68,11 +65,11 @@ export class PostsController implements ControllerFor<'posts'> {
     return { id, title: '', body: '' };
   }
 
-  async edit(req: RequestFor<'posts', 'edit'>): Promise<Post> {
+  async edit(req: PostsRequest<'edit'>): Promise<Post> {
     return found(await this.posts.get(req.params.post_id), req.params.post_id);
   }
 
-  async create(req: RequestFor<'posts', 'create'>, res: Reply): Promise<unknown> {
+  async create(req: PostsRequest<'create'>, res: Reply): Promise<unknown> {
     const checked = checkPost(req.body);
     if (!checked.ok) throw invalid(checked.errors);
     const stamp = this.now().toISOString();
@@ -82,7 +79,7 @@ export class PostsController implements ControllerFor<'posts'> {
     return res.created(pathFor('/posts/:post_id', { post_id: post.id }), post);
   }
 
-  async update(req: RequestFor<'posts', 'update'>): Promise<Post> {
+  async update(req: PostsRequest<'update'>): Promise<Post> {
     const id = req.params.post_id;
     const existing = found(await this.posts.get(id), id);
     const checked = checkPost(req.body, id);
@@ -92,7 +89,7 @@ export class PostsController implements ControllerFor<'posts'> {
     return post;
   }
 
-  async destroy(req: RequestFor<'posts', 'destroy'>): Promise<void> {
+  async destroy(req: PostsRequest<'destroy'>): Promise<void> {
     if (!(await this.posts.remove(req.params.post_id))) throw absent(req.params.post_id);
   }
 }

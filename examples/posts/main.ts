@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import polka from 'polka';
-import { listen, serve, type Running } from '../../adapters/node.js';
-import { mount } from '../../adapters/polka.js';
+import { listen, serve, type Running } from 'sevenfold/node';
+import { mount } from 'sevenfold/polka';
 import { postsResource } from './app.js';
 
 // Configuration comes from the environment, as the spec's "Starting it" section says.

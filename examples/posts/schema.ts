@@ -1,4 +1,4 @@
-import type { ActionSchema } from '../../core/index.js';
+import type { ActionSchema } from 'sevenfold';
 import { BODY_MAX, TITLE_MAX } from './post.js';
 
 // The post as JSON Schemas: plain data the OpenAPI document in docs/openapi.json is generated from.

@@ -1,4 +1,5 @@
-import { CLOCK, NEW_ID, postsContainer, postsResource } from '../../examples/posts/app.js';
+import { postsContainer, postsResource } from '../../examples/posts/app.js';
+import { CLOCK, NEW_ID } from '../../examples/posts/tokens.js';
 
 /**
  * The example with a clock one millisecond apart per call and numbered ids, swapped in by

@@ -2,12 +2,13 @@
 // entry point is the one place sevenfold imports it, and `sevenfold` itself never does.
 import 'reflect-metadata';
 import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { ACTION_NAMES, isAction, type Action } from './actions.js';
+import { ACTION_NAMES, isAction, type Action } from '../actions.js';
+import { RouteDefinitionError, suggest } from '../errors.js';
+import { isThenable } from '../render.js';
+import type { Reply } from '../reply.js';
+import { resource, type ActionPath, type ParamOf, type Resource, type ResourceOptions, type SegmentOf } from '../resource.js';
+import type { Handler, Params, Request } from '../types.js';
 import { resourceMetadata } from './decorators.js';
-import { RouteDefinitionError, suggest } from './errors.js';
-import type { Reply } from './reply.js';
-import { resource, type ActionPath, type ParamOf, type Resource, type ResourceOptions, type SegmentOf } from './resource.js';
-import type { Handler, Params, Request } from './types.js';
 
 export { Resource, resourceMetadata, RESOURCE_METADATA, type ResourceMetadata } from './decorators.js';
 export { container, delay, inject, injectable, injectAll, Lifecycle, registry, scoped, singleton } from 'tsyringe';
@@ -101,9 +102,7 @@ function resolutionError(call: string, target: Function, error: unknown): RouteD
 }
 
 function settle(out: unknown, after: () => void): unknown {
-  if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
-    return Promise.resolve(out).finally(after);
-  }
+  if (isThenable(out)) return Promise.resolve(out).finally(after);
   after();
   return out;
 }

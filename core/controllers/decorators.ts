@@ -1,4 +1,4 @@
-import type { ResourceOptions } from './resource.js';
+import type { ResourceOptions } from '../resource.js';
 
 /** Where `@Resource` keeps its arguments on the class, for `controller()` to read. */
 export const RESOURCE_METADATA = Symbol.for('sevenfold:resource');
