@@ -33,7 +33,13 @@ class UsageError extends Error {}
 
 function isRoute(value: unknown): value is Route {
   const v = value as Route;
-  return v !== null && typeof v === 'object' && typeof v.path === 'string' && typeof v.method === 'string' && typeof v.handler === 'function';
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    typeof v.path === 'string' &&
+    typeof v.method === 'string' &&
+    typeof v.handler === 'function'
+  );
 }
 
 /** The routes among a module's exports: resources, tables and single routes, each once. */
@@ -41,8 +47,13 @@ export function routesOf(exports: Record<string, unknown>): RouteTable {
   const found = new Set<Route>();
   for (const value of Object.values(exports)) {
     if (isRoute(value)) found.add(value);
-    else if (Array.isArray(value) && value.length > 0 && value.every(isRoute)) value.forEach((route) => found.add(route));
-    else if (value !== null && typeof value === 'object' && Array.isArray((value as { routes?: unknown }).routes)) {
+    else if (Array.isArray(value) && value.length > 0 && value.every(isRoute))
+      value.forEach((route) => found.add(route));
+    else if (
+      value !== null &&
+      typeof value === 'object' &&
+      Array.isArray((value as { routes?: unknown }).routes)
+    ) {
       for (const route of (value as { routes: unknown[] }).routes) if (isRoute(route)) found.add(route);
     }
   }
@@ -53,7 +64,9 @@ async function load(specifier: string, cwd: string): Promise<Record<string, unkn
   const file = resolve(cwd, specifier);
   if (!existsSync(file)) throw new Error(`cannot find module ${specifier} (looked for ${file})`);
   if (['.ts', '.mts', '.cts', '.tsx'].includes(extname(file))) {
-    throw new Error(`cannot load ${specifier}: compile it with tsc first and pass the .js file (or run node with a TypeScript loader)`);
+    throw new Error(
+      `cannot load ${specifier}: compile it with tsc first and pass the .js file (or run node with a TypeScript loader)`,
+    );
   }
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
@@ -64,7 +77,10 @@ async function load(specifier: string, cwd: string): Promise<Record<string, unkn
 
 function packageInfo(cwd: string): { title: string; version: string } {
   try {
-    const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
     return { title: pkg.name ?? 'API', version: pkg.version ?? '0.0.0' };
   } catch {
     return { title: 'API', version: '0.0.0' };
@@ -92,28 +108,46 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
       return 0;
     }
     const [command, specifier, ...rest] = positionals;
-    if (command !== 'routes') throw new UsageError(command === undefined ? 'missing command' : `unknown command "${command}"`);
-    if (specifier === undefined) throw new UsageError('missing <module>: the file that exports your resources');
+    if (command !== 'routes')
+      throw new UsageError(command === undefined ? 'missing command' : `unknown command "${command}"`);
+    if (specifier === undefined)
+      throw new UsageError('missing <module>: the file that exports your resources');
     if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
     const format = values.format;
-    if (format !== 'openapi' && format !== 'walk' && !(LISTING_FORMATS as readonly string[]).includes(format)) {
+    if (
+      format !== 'openapi' &&
+      format !== 'walk' &&
+      !(LISTING_FORMATS as readonly string[]).includes(format)
+    ) {
       throw new UsageError(`unknown format "${format}": use text, md, json, openapi or walk`);
     }
     const table = routesOf(await load(specifier, io.cwd));
     if (table.length === 0) {
       throw new Error(`${specifier} exports no routes: export a resource, a table from routes(), or a route`);
     }
-    const shown = filterRoutes(table, { grep: values.grep, resource: values.resource, method: values.method });
+    const shown = filterRoutes(table, {
+      grep: values.grep,
+      resource: values.resource,
+      method: values.method,
+    });
     if (format === 'openapi') {
       const info = packageInfo(io.cwd);
-      io.out(`${JSON.stringify(openapi(shown, { title: values.title ?? info.title, version: values['api-version'] ?? info.version }), null, 2)}\n`);
+      io.out(
+        `${JSON.stringify(openapi(shown, { title: values.title ?? info.title, version: values['api-version'] ?? info.version }), null, 2)}\n`,
+      );
     } else if (format === 'walk') {
-      io.out(compile(shown).source ?? '// No walk is generated for these routes: the general walk (core/matcher/interpret.ts) serves them.\n');
+      io.out(
+        compile(shown).source ??
+          '// No walk is generated for these routes: the general walk (core/matcher/interpret.ts) serves them.\n',
+      );
     } else io.out(formatRoutes(shown, format as ListingFormat));
     return 0;
   } catch (error) {
-    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    io.err(`sevenfold: ${error instanceof Error ? error.message : String(error)}\n${usage ? `\n${USAGE}` : ''}`);
+    const usage =
+      error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    io.err(
+      `sevenfold: ${error instanceof Error ? error.message : String(error)}\n${usage ? `\n${USAGE}` : ''}`,
+    );
     return usage ? 2 : 1;
   }
 }

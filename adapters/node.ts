@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Routable } from '../core/table.js';
@@ -16,7 +22,10 @@ export type { DispatchOptions } from './http/dispatch.js';
  * A request listener for `http.createServer()` that serves a table or resource; requests
  * no route matches get a problem+json `404`.
  */
-export function createListener(source: Routable, options: DispatchOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function createListener(
+  source: Routable,
+  options: DispatchOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   const dispatch = createDispatcher(source, options);
   return (req, res) => dispatch(req, res);
 }
@@ -70,7 +79,12 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
   server.requestTimeout = wholeNumber('requestTimeout', options.requestTimeout ?? 30_000, 1, 'milliseconds');
   const headersTimeout = options.headersTimeout ?? Math.min(10_000, server.requestTimeout);
   server.headersTimeout = wholeNumber('headersTimeout', headersTimeout, 1, 'milliseconds');
-  server.keepAliveTimeout = wholeNumber('keepAliveTimeout', options.keepAliveTimeout ?? 5_000, 1, 'milliseconds');
+  server.keepAliveTimeout = wholeNumber(
+    'keepAliveTimeout',
+    options.keepAliveTimeout ?? 5_000,
+    1,
+    'milliseconds',
+  );
   // node checks both timeouts on this interval, so it bounds how late a stalled client is cut.
   server.connectionsCheckingInterval = Math.max(10, Math.min(1000, Math.floor(server.headersTimeout / 4)));
   // sevenfold answers a missing Host itself, as problem+json like every other refusal.
@@ -81,7 +95,9 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
   server.on('checkExpectation', (req, res) =>
     sendSafely(req, res, renderError(new HttpError(417, 'only "Expect: 100-continue" is understood'))),
   );
-  server.on('connect', (_req, socket: Duplex) => writeProblem(socket, new HttpError(501, 'CONNECT is not served here: this is not a proxy')));
+  server.on('connect', (_req, socket: Duplex) =>
+    writeProblem(socket, new HttpError(501, 'CONNECT is not served here: this is not a proxy')),
+  );
   // Connections are tracked so that shutdown can drop those that hold no request yet.
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -113,7 +129,8 @@ function shutdown(server: Server, sockets: Set<Socket>, timeout: number): Promis
   startDraining(server);
   const idle = (): void => {
     server.closeIdleConnections();
-    for (const socket of sockets) if ((socket as Socket & { _httpMessage?: unknown })._httpMessage == null) socket.destroy();
+    for (const socket of sockets)
+      if ((socket as Socket & { _httpMessage?: unknown })._httpMessage == null) socket.destroy();
   };
   return new Promise((resolve) => {
     const sweep = setInterval(idle, 25);

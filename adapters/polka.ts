@@ -25,13 +25,23 @@ export interface MountOptions extends DispatchOptions {
 }
 
 const empty = (value: unknown): boolean =>
-  value === undefined || (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0);
+  value === undefined ||
+  (Array.isArray(value)
+    ? value.length === 0
+    : value !== null && typeof value === 'object' && Object.keys(value).length === 0);
 
 /** Whether nothing that could run before sevenfold's routes is registered yet (polka 0.5 keeps `wares`, 1.x `routes`). */
 function bare(app: PolkaLike): boolean {
   const fields = app as { wares?: unknown; bwares?: unknown; apps?: unknown; routes?: unknown };
   const handler = app.handler as { [FRONT]?: boolean } | undefined;
-  return typeof handler === 'function' && handler[FRONT] !== true && empty(fields.wares) && empty(fields.bwares) && empty(fields.apps) && empty(fields.routes);
+  return (
+    typeof handler === 'function' &&
+    handler[FRONT] !== true &&
+    empty(fields.wares) &&
+    empty(fields.bwares) &&
+    empty(fields.apps) &&
+    empty(fields.routes)
+  );
 }
 
 /**
@@ -62,6 +72,7 @@ export function mount<App extends PolkaLike>(app: App, source: Routable, options
   }
   // polka 1.x runs no middleware for absolute-form targets (`GET http://host/posts`), so the
   // no-match handler dispatches too; for anything else it ends in the same problem+json 404.
-  if (options.notFound !== false) app.onNoMatch = (req: IncomingMessage, res: ServerResponse) => dispatch(req, res);
+  if (options.notFound !== false)
+    app.onNoMatch = (req: IncomingMessage, res: ServerResponse) => dispatch(req, res);
   return app;
 }

@@ -15,15 +15,18 @@ const FORMATS: ReadonlyMap<string, BodyFormat> = new Map([
  * The body format from a request's `Content-Type` and `Content-Encoding`, or a `415`
  * `HttpError`: only JSON and urlencoded, in UTF-8, with no content coding, are taken.
  */
-export function bodyFormat(
-  contentType: string | undefined,
-  contentEncoding: string | undefined,
-): BodyFormat {
+export function bodyFormat(contentType: string | undefined, contentEncoding: string | undefined): BodyFormat {
   if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
-    throw new HttpError(415, `Content-Encoding "${contentEncoding}" is not supported; send the body uncompressed`);
+    throw new HttpError(
+      415,
+      `Content-Encoding "${contentEncoding}" is not supported; send the body uncompressed`,
+    );
   }
   if (contentType === undefined || contentType === '') {
-    throw new HttpError(415, 'a Content-Type header is required: application/json or application/x-www-form-urlencoded');
+    throw new HttpError(
+      415,
+      'a Content-Type header is required: application/json or application/x-www-form-urlencoded',
+    );
   }
   // Clients send the same few Content-Type values over and over; each is parsed once.
   const known = SEEN_TYPES.get(contentType);
@@ -31,7 +34,10 @@ export function bodyFormat(
   const { type, parameters } = parseContentType(contentType);
   const format = FORMATS.get(type);
   if (format === undefined) {
-    throw new HttpError(415, `Content-Type "${type}" is not supported: send application/json or application/x-www-form-urlencoded`);
+    throw new HttpError(
+      415,
+      `Content-Type "${type}" is not supported: send application/json or application/x-www-form-urlencoded`,
+    );
   }
   const charset = parameters.charset?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
@@ -81,7 +87,8 @@ export function withoutBom(text: string): string {
 
 function parseJson(text: string, maxDepth: number): unknown {
   // Deep nesting is refused before parsing: recursive code downstream would overflow its stack.
-  if (nestsDeeperThan(text, maxDepth)) throw new HttpError(400, `the JSON body nests deeper than ${maxDepth} levels`);
+  if (nestsDeeperThan(text, maxDepth))
+    throw new HttpError(400, `the JSON body nests deeper than ${maxDepth} levels`);
   try {
     // Without a backslash a prototype key can only be spelt out, so text naming neither key needs no second scan
     // (a leading BOM dropped, as secure-json-parse drops it).

@@ -1,7 +1,19 @@
 export { ACTIONS, ACTION_NAMES, type Action } from './actions.js';
-export { HttpError, RouteDefinitionError, STATUS_TITLES, type HttpErrorOptions, type Problem } from './errors.js';
+export {
+  HttpError,
+  RouteDefinitionError,
+  STATUS_TITLES,
+  type HttpErrorOptions,
+  type Problem,
+} from './errors.js';
 export { idParam, singular, IRREGULAR, UNCOUNTABLE, type IdParam, type Singular } from './inflect.js';
-export { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat, type RouteFilter } from './listing.js';
+export {
+  filterRoutes,
+  formatRoutes,
+  LISTING_FORMATS,
+  type ListingFormat,
+  type RouteFilter,
+} from './listing.js';
 export { compile, type Matcher, type MatcherOptions } from './matcher/index.js';
 export { openapi, type OpenApiInfo } from './openapi.js';
 export { pathFor } from './path.js';

@@ -50,9 +50,19 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
   const rows = [[...HEADER], ...table.map(columns)];
   const widths = HEADER.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   if (format === 'md') {
-    const line = (cells: readonly string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+    const line = (cells: readonly string[]) =>
+      `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
     const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
     return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n') + '\n';
   }
-  return rows.map((cells) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]! + 2))).join('').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((cells) =>
+        cells
+          .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]! + 2)))
+          .join('')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -79,20 +79,26 @@ function operation(route: Route): Json {
   const success = action === undefined ? 200 : (SUCCESS[action] ?? 200);
   const ok: Json = { description: SUCCESS_TITLES[success] };
   if (success !== 204) ok.content = { 'application/json': { schema: schema.response ?? {} } };
-  if (route.action === 'create') ok.headers = { Location: { description: `Where the new ${one} lives.`, schema: { type: 'string' } } };
+  if (route.action === 'create')
+    ok.headers = { Location: { description: `Where the new ${one} lives.`, schema: { type: 'string' } } };
   const responses: Json = { [String(success)]: ok };
   for (const status of errorStatuses(route, schema)) responses[String(status)] = problem(status);
   responses.default = problem(500);
   const op: Json = {
     operationId: route.name,
     tags: [route.resource],
-    summary: schema.summary ?? (action === undefined ? `${route.resource}#${route.action}` : SUMMARIES[action](route.resource, one)),
+    summary:
+      schema.summary ??
+      (action === undefined ? `${route.resource}#${route.action}` : SUMMARIES[action](route.resource, one)),
   };
   const query = queryParameters(schema);
   if (query.length > 0) op.parameters = query;
   if (route.body) {
     const body = { schema: schema.body ?? {} };
-    op.requestBody = { required: true, content: { 'application/json': body, 'application/x-www-form-urlencoded': body } };
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': body, 'application/x-www-form-urlencoded': body },
+    };
   }
   op.responses = responses;
   return op;
@@ -110,7 +116,12 @@ export function openapi(source: Routable, info: OpenApiInfo = { title: 'API', ve
     const key = templatePath(route.path);
     const item = (paths[key] ??= {});
     if (route.params.length > 0 && item.parameters === undefined) {
-      item.parameters = route.params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+      item.parameters = route.params.map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      }));
     }
     item[route.method.toLowerCase()] = operation(route);
   }

@@ -8,15 +8,13 @@ type PathArgs<Path extends string> = [ParamKeys<Path>] extends [never]
  * The URL path of a route for the given params, percent-encoded: the inverse of `match`.
  * `pathFor(posts.actions.edit, { post_id: 'a b' })` → `/posts/a%20b/edit`.
  */
-export function pathFor<Path extends string>(
-  route: Route<Path> | Path,
-  ...[params]: PathArgs<Path>
-): string {
+export function pathFor<Path extends string>(route: Route<Path> | Path, ...[params]: PathArgs<Path>): string {
   const pattern: string = typeof route === 'string' ? route : route.path;
   return pattern.replace(/:([^/]+)/g, (_, name: string) => {
-    const value = params !== undefined && Object.hasOwn(params, name)
-      ? (params as Record<string, unknown>)[name]
-      : undefined;
+    const value =
+      params !== undefined && Object.hasOwn(params, name)
+        ? (params as Record<string, unknown>)[name]
+        : undefined;
     if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
       throw new TypeError(`pathFor('${pattern}'): missing value for :${name}`);
     }
@@ -40,7 +38,9 @@ export function splitTarget(url: string): Target | undefined {
   const hash = url.indexOf('#');
   const end = hash === -1 ? url.length : hash;
   const q = url.indexOf('?');
-  return q === -1 || q > end ? { path: url.slice(0, end), search: '' } : { path: url.slice(0, q), search: url.slice(q + 1, end) };
+  return q === -1 || q > end
+    ? { path: url.slice(0, end), search: '' }
+    : { path: url.slice(0, q), search: url.slice(q + 1, end) };
 }
 
 function absoluteTarget(url: string): Target | undefined {

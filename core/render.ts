@@ -21,7 +21,9 @@ const CONTENT_TYPES = {
 
 /** Whether a handler's answer is still to come (a promise or any thenable), to await before rendering. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+  return (
+    value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function'
+  );
 }
 
 /**
@@ -93,7 +95,9 @@ export function renderMiss(match: Exclude<Match, { kind: 'found' }>, method: str
     case 'method-not-allowed':
       if (method === 'OPTIONS') return { status: 204, headers: { Allow: match.allow }, body: '' };
       return renderError(
-        new HttpError(405, `${method} is not allowed here; allowed: ${match.allow}`, { headers: { Allow: match.allow } }),
+        new HttpError(405, `${method} is not allowed here; allowed: ${match.allow}`, {
+          headers: { Allow: match.allow },
+        }),
       );
     case 'not-found':
       return renderError(NOT_FOUND);

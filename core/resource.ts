@@ -20,13 +20,18 @@ export interface ResourceOptions {
 }
 
 /** The id param a resource's options give it: `options.param`, else the inflected `post_id`. */
-export type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string } ? P : IdParam<N>;
+export type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string }
+  ? P
+  : IdParam<N>;
 /** The URL segment a resource's options give it: `options.path`, else its name. */
 export type SegmentOf<N extends string, O> = O extends { readonly path: infer S extends string } ? S : N;
 
 /** The path pattern of an action: `ActionPath<'edit', 'posts', 'post_id'>` is `/posts/:post_id/edit`. */
-export type ActionPath<A extends Action, Segment extends string, P extends string> =
-  `/${Segment}${(typeof ACTIONS)[A]['member'] extends true ? `/:${P}` : ''}${(typeof ACTIONS)[A]['suffix']}`;
+export type ActionPath<
+  A extends Action,
+  Segment extends string,
+  P extends string,
+> = `/${Segment}${(typeof ACTIONS)[A]['member'] extends true ? `/:${P}` : ''}${(typeof ACTIONS)[A]['suffix']}`;
 
 /** The handlers object of a resource: each action's handler sees exactly its path params. */
 export type Handlers<Segment extends string, P extends string> = {
@@ -34,7 +39,9 @@ export type Handlers<Segment extends string, P extends string> = {
 };
 
 type UnknownKeys<H> = {
-  readonly [K in Exclude<keyof H, Action>]: `'${K & string}' is not an action: use index, show, new, edit, create, update or destroy`;
+  readonly [
+    K in Exclude<keyof H, Action>
+  ]: `'${K & string}' is not an action: use index, show, new, edit, create, update or destroy`;
 };
 
 type Only<O> = O extends { readonly only: readonly (infer A)[] } ? A : Action;
@@ -90,7 +97,11 @@ export function resource<
   handlers: H & UnknownKeys<H>,
   options?: O,
 ): Resource<N, ParamOf<N, O>, SegmentOf<N, O>, Kept<H, O>>;
-export function resource(name: string, handlers: Record<string, unknown>, options: ResourceOptions = {}): Resource {
+export function resource(
+  name: string,
+  handlers: Record<string, unknown>,
+  options: ResourceOptions = {},
+): Resource {
   const call = `resource(${JSON.stringify(name)})`;
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw new RouteDefinitionError(
@@ -99,7 +110,9 @@ export function resource(name: string, handlers: Record<string, unknown>, option
     );
   }
   if (handlers === null || typeof handlers !== 'object') {
-    throw new RouteDefinitionError(`${call}: handlers must be an object such as { index, show }`, { resource: name });
+    throw new RouteDefinitionError(`${call}: handlers must be an object such as { index, show }`, {
+      resource: name,
+    });
   }
   const opts = checkOptions(call, name, options);
   // Each handler is read once, as each option is: what was checked is what the routes get.
@@ -113,16 +126,22 @@ export function resource(name: string, handlers: Record<string, unknown>, option
     }
     const handler = handlers[key];
     if (handler !== undefined && typeof handler !== 'function') {
-      throw new RouteDefinitionError(`${call}: the handler for ${name}#${key} must be a function, got ${describe(handler)}`, {
-        resource: name,
-        action: key,
-      });
+      throw new RouteDefinitionError(
+        `${call}: the handler for ${name}#${key} must be a function, got ${describe(handler)}`,
+        {
+          resource: name,
+          action: key,
+        },
+      );
     }
     given[key] = handler as Handler | undefined;
   }
   for (const action of opts.only ?? []) {
     if (given[action] === undefined) {
-      throw new RouteDefinitionError(`${call}: ${name}#${action} is listed in "only" but has no handler`, { resource: name, action });
+      throw new RouteDefinitionError(`${call}: ${name}#${action} is listed in "only" but has no handler`, {
+        resource: name,
+        action,
+      });
     }
   }
   const param = opts.param ?? idParam(name);
@@ -134,22 +153,30 @@ export function resource(name: string, handlers: Record<string, unknown>, option
   }
   const segment = opts.path ?? name;
   const actions = ACTION_NAMES.filter(
-    (action) => given[action] !== undefined && (opts.only?.includes(action) ?? true) && !opts.except?.includes(action),
+    (action) =>
+      given[action] !== undefined && (opts.only?.includes(action) ?? true) && !opts.except?.includes(action),
   );
   if (actions.length === 0) {
-    throw new RouteDefinitionError(`${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`, { resource: name });
+    throw new RouteDefinitionError(
+      `${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`,
+      { resource: name },
+    );
   }
   // Valid and distinct by construction, its name, path and param checked above: routes() checks tables combined.
   // One frozen params list for every member route of the resource: five routes, one object.
   const members = Object.freeze([param]);
-  const table = actions.map((action) => actionRoute(name, action, segment, param, members, given[action]!, opts.schemas?.[action]));
-  return markBuilt(Object.freeze({
-    name,
-    param,
-    path: segment,
-    routes: Object.freeze(table),
-    actions: Object.freeze(Object.fromEntries(table.map((route) => [route.action, route]))),
-  }) as Resource);
+  const table = actions.map((action) =>
+    actionRoute(name, action, segment, param, members, given[action]!, opts.schemas?.[action]),
+  );
+  return markBuilt(
+    Object.freeze({
+      name,
+      param,
+      path: segment,
+      routes: Object.freeze(table),
+      actions: Object.freeze(Object.fromEntries(table.map((route) => [route.action, route]))),
+    }) as Resource,
+  );
 }
 
 function actionRoute(
@@ -187,13 +214,22 @@ function checkOptions(call: string, name: string, options: unknown): ResourceOpt
   const given = options as Record<string, unknown>;
   for (const key of Object.keys(given)) {
     if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new RouteDefinitionError(`${call}: unknown option "${key}"${suggest(key, OPTION_KEYS)}; options are ${OPTION_KEYS.join(', ')}`, {
-        resource: name,
-      });
+      throw new RouteDefinitionError(
+        `${call}: unknown option "${key}"${suggest(key, OPTION_KEYS)}; options are ${OPTION_KEYS.join(', ')}`,
+        {
+          resource: name,
+        },
+      );
     }
   }
   // Each option is read once: a getter could answer differently after the check, and the routes built from them are trusted.
-  const opts = { only: given.only, except: given.except, param: given.param, path: given.path, schemas: given.schemas };
+  const opts = {
+    only: given.only,
+    except: given.except,
+    param: given.param,
+    path: given.path,
+    schemas: given.schemas,
+  };
   if (opts.only !== undefined && opts.except !== undefined) {
     throw new RouteDefinitionError(`${call}: use "only" or "except", not both`, { resource: name });
   }
@@ -201,7 +237,10 @@ function checkOptions(call: string, name: string, options: unknown): ResourceOpt
     const list = opts[key];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
-      throw new RouteDefinitionError(`${call}: "${key}" must be an array of actions, e.g. ["index", "show"]`, { resource: name });
+      throw new RouteDefinitionError(
+        `${call}: "${key}" must be an array of actions, e.g. ["index", "show"]`,
+        { resource: name },
+      );
     }
     for (const action of list) {
       if (typeof action !== 'string' || !isAction(action)) {
@@ -214,26 +253,41 @@ function checkOptions(call: string, name: string, options: unknown): ResourceOpt
   }
   if (opts.schemas !== undefined) {
     if (opts.schemas === null || typeof opts.schemas !== 'object') {
-      throw new RouteDefinitionError(`${call}: "schemas" must be an object keyed by action, e.g. { create: { body } }`, { resource: name });
+      throw new RouteDefinitionError(
+        `${call}: "schemas" must be an object keyed by action, e.g. { create: { body } }`,
+        { resource: name },
+      );
     }
     const schemas = new NullObject() as Record<string, unknown>;
     for (const [action, schema] of Object.entries(opts.schemas)) {
       if (!isAction(action)) {
-        throw new RouteDefinitionError(`${call}: "schemas" names unknown action "${action}"${suggest(action, ACTION_NAMES)}`, { resource: name, action });
+        throw new RouteDefinitionError(
+          `${call}: "schemas" names unknown action "${action}"${suggest(action, ACTION_NAMES)}`,
+          { resource: name, action },
+        );
       }
       if (schema === null || typeof schema !== 'object') {
-        throw new RouteDefinitionError(`${call}: the schema of ${name}#${action} must be an object such as { body, response }`, { resource: name, action });
+        throw new RouteDefinitionError(
+          `${call}: the schema of ${name}#${action} must be an object such as { body, response }`,
+          { resource: name, action },
+        );
       }
       schemas[action] = schema;
     }
     opts.schemas = schemas;
   }
   if (opts.param !== undefined && (typeof opts.param !== 'string' || !PARAM.test(opts.param))) {
-    throw new RouteDefinitionError(`${call}: "param" must be an identifier such as "post_id" or "slug", got ${describe(opts.param)}`, {
-      resource: name,
-    });
+    throw new RouteDefinitionError(
+      `${call}: "param" must be an identifier such as "post_id" or "slug", got ${describe(opts.param)}`,
+      {
+        resource: name,
+      },
+    );
   }
-  if (opts.path !== undefined && (typeof opts.path !== 'string' || !SEGMENT.test(opts.path) || opts.path === '.' || opts.path === '..')) {
+  if (
+    opts.path !== undefined &&
+    (typeof opts.path !== 'string' || !SEGMENT.test(opts.path) || opts.path === '.' || opts.path === '..')
+  ) {
     throw new RouteDefinitionError(
       `${call}: "path" must be one URL segment of letters, digits and - . _ ~ (no slashes), got ${describe(opts.path)}`,
       { resource: name },

@@ -37,8 +37,10 @@ export type Routable = Resource<any, any, any, any> | RouteTable | Route;
 /** The routes of a resource or table, as a table. */
 export function tableOf(source: Routable): RouteTable {
   if (Array.isArray(source)) return source as RouteTable;
-  if (source !== null && typeof source === 'object' && 'routes' in source && Array.isArray(source.routes)) return source.routes;
-  if (source !== null && typeof source === 'object' && 'handler' in source && 'path' in source) return [source as Route];
+  if (source !== null && typeof source === 'object' && 'routes' in source && Array.isArray(source.routes))
+    return source.routes;
+  if (source !== null && typeof source === 'object' && 'handler' in source && 'path' in source)
+    return [source as Route];
   throw new TypeError('expected a resource, a route table or a route');
 }
 
@@ -95,12 +97,18 @@ export function checkRoute(route: Route): void {
     );
   }
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
-    throw new RouteDefinitionError(`route ${route.name}: path must start with "/", got ${JSON.stringify(route.path)}`, route);
+    throw new RouteDefinitionError(
+      `route ${route.name}: path must start with "/", got ${JSON.stringify(route.path)}`,
+      route,
+    );
   }
   let segments = 0;
   for (let i = 0; i < route.path.length; i++) if (route.path[i] === '/') segments++;
   if (segments > MAX_SEGMENTS) {
-    throw new RouteDefinitionError(`route ${route.name}: path has ${segments} segments; at most ${MAX_SEGMENTS} are allowed`, route);
+    throw new RouteDefinitionError(
+      `route ${route.name}: path has ${segments} segments; at most ${MAX_SEGMENTS} are allowed`,
+      route,
+    );
   }
   if (!paramsMatch(route.path, route.params)) {
     throw new RouteDefinitionError(
@@ -122,12 +130,13 @@ export function duplicateRouteError(taken: Route, route: Route): RouteDefinition
 function paramsMatch(path: string, params: readonly string[]): boolean {
   if (!Array.isArray(params)) return false;
   let count = 0;
-  for (let start = 1; start <= path.length; ) {
+  for (let start = 1; start <= path.length;) {
     let end = path.indexOf('/', start);
     if (end === -1) end = path.length;
     if (path[start] === ':') {
       const name = params[count++];
-      if (typeof name !== 'string' || name.length !== end - start - 1 || !path.startsWith(name, start + 1)) return false;
+      if (typeof name !== 'string' || name.length !== end - start - 1 || !path.startsWith(name, start + 1))
+        return false;
     }
     start = end + 1;
   }

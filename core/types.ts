@@ -51,10 +51,7 @@ export interface Request<P = Readonly<Record<string, string>>> {
 }
 
 /** A handler: its return value is the response (see `Result` and the `Reply` helpers). */
-export type Handler<P = Readonly<Record<string, string>>> = (
-  req: Request<P>,
-  res: Reply,
-) => unknown;
+export type Handler<P = Readonly<Record<string, string>>> = (req: Request<P>, res: Reply) => unknown;
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), kept as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };

@@ -10,7 +10,10 @@ import { connect } from 'node:net';
 import { once } from 'node:events';
 import { exchange, json, parseResponse, raw, requestText } from './support/http.js';
 
-const posts = resource('posts', { index: () => ['from sevenfold'], show: (req) => ({ id: req.params.post_id }) });
+const posts = resource('posts', {
+  index: () => ['from sevenfold'],
+  show: (req) => ({ id: req.params.post_id }),
+});
 
 for (const [label, make] of [
   ['polka@0.5', () => polka()],
@@ -51,11 +54,18 @@ for (const [label, make] of [
     try {
       const index = await raw(running.url, { path: '/posts' });
       assert.equal(json(index), ['from sevenfold']);
-      assert.is(index.headers['x-later'], undefined, 'middleware added after mount runs only for the paths sevenfold does not serve');
+      assert.is(
+        index.headers['x-later'],
+        undefined,
+        'middleware added after mount runs only for the paths sevenfold does not serve',
+      );
       const health = await raw(running.url, { path: '/health' });
       assert.is(health.body, 'ok');
       assert.is(health.headers['x-later'], 'ran');
-      assert.is((await raw(running.url, { path: '/missing' })).headers['content-type'], 'application/problem+json');
+      assert.is(
+        (await raw(running.url, { path: '/missing' })).headers['content-type'],
+        'application/problem+json',
+      );
       assert.is((await raw(running.url, { method: 'PATCH', path: '/posts/1' })).status, 405);
     } finally {
       await running.close();
@@ -69,7 +79,10 @@ for (const [label, make] of [
     const running = await listen(app.handler as RequestListener);
     try {
       assert.is(json(await raw(running.url, { path: '/posts' })), 'first');
-      assert.is((await raw(running.url, { method: 'DELETE', path: '/posts' })).headers.allow, 'GET, HEAD, OPTIONS');
+      assert.is(
+        (await raw(running.url, { method: 'DELETE', path: '/posts' })).headers.allow,
+        'GET, HEAD, OPTIONS',
+      );
     } finally {
       await running.close();
     }
@@ -110,11 +123,21 @@ for (const [label, make] of [
     mount(app, echo);
     const running = await listen(app.handler as RequestListener);
     try {
-      const answer = await raw(running.url, { method: 'POST', path: '/notes', headers: { 'Content-Type': 'text/plain' }, body: '{"a":1}' });
+      const answer = await raw(running.url, {
+        method: 'POST',
+        path: '/notes',
+        headers: { 'Content-Type': 'text/plain' },
+        body: '{"a":1}',
+      });
       assert.is(answer.status, 200);
       assert.equal(json(answer), { got: { a: 1 } });
       // Two Content-Type lines stay a 400 whatever the headers object says.
-      const twice = await raw(running.url, { method: 'POST', path: '/notes', headers: { 'Content-Type': 'text/plain', 'content-type': 'application/json' }, body: '{}' });
+      const twice = await raw(running.url, {
+        method: 'POST',
+        path: '/notes',
+        headers: { 'Content-Type': 'text/plain', 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.is(twice.status, 400);
     } finally {
       await running.close();
@@ -146,11 +169,26 @@ test('createListener() :: a plain request listener for http.createServer', async
 });
 
 test('createListener() and listen() :: refuse a limit that is not a whole number, naming the option', () => {
-  assert.throws(() => createListener(posts, { bodyLimit: -1 }), /^bodyLimit must be a whole number of at least 0, got -1$/);
-  assert.throws(() => createListener(posts, { maxParamLength: 1.5 }), /^maxParamLength must be a whole number of at least 1, got 1.5$/);
-  assert.throws(() => createListener(posts, { handlerTimeout: 0 }), /^handlerTimeout must be a whole number of at least 1, got 0$/);
-  assert.throws(() => listen(createListener(posts), { requestTimeout: 0 }), /^requestTimeout must be a whole number of milliseconds of at least 1, got 0$/);
-  assert.throws(() => listen(createListener(posts), { keepAliveTimeout: NaN }), /^keepAliveTimeout must be a whole number of milliseconds of at least 1, got NaN$/);
+  assert.throws(
+    () => createListener(posts, { bodyLimit: -1 }),
+    /^bodyLimit must be a whole number of at least 0, got -1$/,
+  );
+  assert.throws(
+    () => createListener(posts, { maxParamLength: 1.5 }),
+    /^maxParamLength must be a whole number of at least 1, got 1.5$/,
+  );
+  assert.throws(
+    () => createListener(posts, { handlerTimeout: 0 }),
+    /^handlerTimeout must be a whole number of at least 1, got 0$/,
+  );
+  assert.throws(
+    () => listen(createListener(posts), { requestTimeout: 0 }),
+    /^requestTimeout must be a whole number of milliseconds of at least 1, got 0$/,
+  );
+  assert.throws(
+    () => listen(createListener(posts), { keepAliveTimeout: NaN }),
+    /^keepAliveTimeout must be a whole number of milliseconds of at least 1, got NaN$/,
+  );
 });
 
 test('serve() :: sets every timeout explicitly and reports the bound url', async () => {
@@ -279,7 +317,12 @@ test('onError :: a logger that throws does not stop the 500 or the server', asyn
     },
     index: () => new Promise(() => {}),
   });
-  const running = await serve(failing, { handlerTimeout: 50, onError: () => { throw new Error('logger down'); } });
+  const running = await serve(failing, {
+    handlerTimeout: 50,
+    onError: () => {
+      throw new Error('logger down');
+    },
+  });
   try {
     assert.is((await raw(running.url, { path: '/jobs/1' })).status, 500);
     assert.is((await raw(running.url, { path: '/jobs' })).status, 503);

@@ -27,7 +27,9 @@ test('sevenfold routes :: prints the example as aligned text by default', async 
 test('sevenfold routes :: md, json and openapi formats come from the core functions', async () => {
   assert.is((await cli('routes', TABLE, '--format', 'md')).out, formatRoutes(posts, 'md'));
   assert.is((await cli('routes', TABLE, '--format', 'json')).out, formatRoutes(posts, 'json'));
-  const doc = JSON.parse((await cli('routes', TABLE, '--format', 'openapi', '--title', 'T', '--api-version', '2')).out);
+  const doc = JSON.parse(
+    (await cli('routes', TABLE, '--format', 'openapi', '--title', 'T', '--api-version', '2')).out,
+  );
   assert.equal(doc, JSON.parse(JSON.stringify(openapi(posts, { title: 'T', version: '2' }))));
   const defaults = JSON.parse((await cli('routes', TABLE, '--format', 'openapi')).out);
   assert.equal(defaults.info, { title: 'sevenfold', version: '0.1.0' });
@@ -35,21 +37,42 @@ test('sevenfold routes :: md, json and openapi formats come from the core functi
 
 test('sevenfold routes :: filters by grep, resource and method', async () => {
   const names = async (...args: string[]) =>
-    JSON.parse((await cli('routes', TABLE, '--format', 'json', ...args)).out).map((r: { name: string }) => r.name);
+    JSON.parse((await cli('routes', TABLE, '--format', 'json', ...args)).out).map(
+      (r: { name: string }) => r.name,
+    );
   assert.equal(await names('--grep', 'edit'), ['posts.edit']);
   assert.equal(await names('--method', 'delete'), ['posts.destroy']);
-  assert.equal(await names('--resource', 'posts', '--method', 'get', '--grep', 'post_id'), ['posts.show', 'posts.new', 'posts.edit']);
+  assert.equal(await names('--resource', 'posts', '--method', 'get', '--grep', 'post_id'), [
+    'posts.show',
+    'posts.new',
+    'posts.edit',
+  ]);
   assert.equal(await names('--resource', 'tags'), []);
 });
 
 const FAILURES: ReadonlyArray<[label: string, args: string[], code: number, message: RegExp]> = [
-  ['a missing module', ['routes', 'nowhere.js'], 1, /cannot find module nowhere\.js \(looked for .*nowhere\.js\)/],
-  ['a module with no routes', ['routes', 'build/core/index.js'], 1, /build\/core\/index\.js exports no routes: export a resource, a table from routes\(\), or a route/],
+  [
+    'a missing module',
+    ['routes', 'nowhere.js'],
+    1,
+    /cannot find module nowhere\.js \(looked for .*nowhere\.js\)/,
+  ],
+  [
+    'a module with no routes',
+    ['routes', 'build/core/index.js'],
+    1,
+    /build\/core\/index\.js exports no routes: export a resource, a table from routes\(\), or a route/,
+  ],
   ['a TypeScript module', ['routes', 'examples/posts/table.ts'], 1, /compile it with tsc first/],
   ['no command', [], 2, /missing command[\s\S]*Usage: sevenfold routes/],
   ['an unknown command', ['route', TABLE], 2, /unknown command "route"/],
   ['no module', ['routes'], 2, /missing <module>/],
-  ['an unknown format', ['routes', TABLE, '--format', 'yaml'], 2, /unknown format "yaml": use text, md, json, openapi or walk/],
+  [
+    'an unknown format',
+    ['routes', TABLE, '--format', 'yaml'],
+    2,
+    /unknown format "yaml": use text, md, json, openapi or walk/,
+  ],
   ['an unknown option', ['routes', TABLE, '--colour'], 2, /Unknown option '--colour'/],
 ];
 for (const [label, args, code, message] of FAILURES) {
@@ -95,9 +118,18 @@ test('sevenfold --help :: prints the usage and exits 0', async () => {
 });
 
 test('bin :: runs as an executable with the exit code of main', async () => {
-  const { stdout } = await promisify(execFile)('node', [join(ROOT, 'build/adapters/bin.js'), 'routes', TABLE, '--grep', 'destroy'], { cwd: ROOT });
-  assert.match(stdout, /^Name +Method +Path +Action\nposts\.destroy  DELETE  \/posts\/:post_id  posts#destroy\n$/);
-  await promisify(execFile)('node', [join(ROOT, 'build/adapters/bin.js'), 'routes', 'nowhere.js'], { cwd: ROOT }).then(
+  const { stdout } = await promisify(execFile)(
+    'node',
+    [join(ROOT, 'build/adapters/bin.js'), 'routes', TABLE, '--grep', 'destroy'],
+    { cwd: ROOT },
+  );
+  assert.match(
+    stdout,
+    /^Name +Method +Path +Action\nposts\.destroy  DELETE  \/posts\/:post_id  posts#destroy\n$/,
+  );
+  await promisify(execFile)('node', [join(ROOT, 'build/adapters/bin.js'), 'routes', 'nowhere.js'], {
+    cwd: ROOT,
+  }).then(
     () => assert.unreachable('exit 0 for a missing module'),
     (error: { code: number }) => assert.is(error.code, 1),
   );

@@ -1,7 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HttpError, resource, type Request } from '../core/index.js';
-import { chunked, exchange, expectProblem, json, MiB, parseResponse, raw, requestText, type RawRequest, type RawResponse } from './support/http.js';
+import {
+  chunked,
+  exchange,
+  expectProblem,
+  json,
+  MiB,
+  parseResponse,
+  raw,
+  requestText,
+  type RawRequest,
+  type RawResponse,
+} from './support/http.js';
 import { startAll } from './support/servers.js';
 
 // Handlers that echo what they were given, so the wire shows what each adapter passed in.
@@ -15,11 +26,16 @@ const widgets = resource('widgets', {
     if (id === 'nothing') return undefined;
     if (id === 'function') return () => 1;
     if (id === 'late') return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 20));
-    return { params: { ...req.params }, proto: !Object.prototype.isPrototypeOf(req.params) && !('toString' in req.params) };
+    return {
+      params: { ...req.params },
+      proto: !Object.prototype.isPrototypeOf(req.params) && !('toString' in req.params),
+    };
   },
   new: (req, res) => res.html(`<form>${req.params.widget_id.length}</form>`),
   edit: (req: Request<{ widget_id: string }>, res) =>
-    req.accepts('application/json', 'text/html') === 'text/html' ? res.html('<h1>edit</h1>') : { edit: req.params.widget_id },
+    req.accepts('application/json', 'text/html') === 'text/html'
+      ? res.html('<h1>edit</h1>')
+      : { edit: req.params.widget_id },
   create: (req, res) => res.created('/widgets/1', { body: req.body }),
   update(req, res) {
     if (req.params.widget_id === 'badheader') return res.header('X-Bad', 'a\nb').json({});
@@ -50,26 +66,61 @@ const CASES: Case[] = [
   {
     name: 'query: parsed, repeated keys as arrays',
     request: { path: '/widgets?a=1&a=2&b=x+y&__proto__=p' },
-    check: (r) => assert.is(r.body, '{"url":"/widgets?a=1&a=2&b=x+y&__proto__=p","query":{"a":["1","2"],"b":"x y","__proto__":"p"}}'),
+    check: (r) =>
+      assert.is(
+        r.body,
+        '{"url":"/widgets?a=1&a=2&b=x+y&__proto__=p","query":{"a":["1","2"],"b":"x y","__proto__":"p"}}',
+      ),
   },
   {
     name: 'show: decoded params in an object without Object.prototype',
     request: { path: '/widgets/a%20b' },
     check: (r) => assert.equal(json(r), { params: { widget_id: 'a b' }, proto: true }),
   },
-  { name: 'show: __proto__ is an ordinary id', request: { path: '/widgets/__proto__' }, check: (r) => assert.is(r.body, '{"params":{"widget_id":"__proto__"},"proto":true}') },
-  { name: 'trailing slash is ignored', request: { path: '/widgets/7/' }, check: (r) => assert.equal(json(r).params, { widget_id: '7' }) },
-  { name: 'absolute-form target is routed by its path', request: { path: 'http://test.local/widgets/7?x=1' }, check: (r) => assert.equal(json(r).params, { widget_id: '7' }) },
-  { name: 'absolute-form target: handlers see the origin form', request: { path: 'http://test.local/widgets?x=1' }, check: (r) => assert.is(json(r).url, '/widgets?x=1') },
-  { name: 'a #fragment is dropped', request: { path: '/widgets/7#frag' }, check: (r) => assert.equal(json(r).params, { widget_id: '7' }) },
-  { name: 'an empty query leaves no ? in req.url', request: { path: '/widgets?' }, check: (r) => assert.equal(json(r), { url: '/widgets', query: {} }) },
-  { name: 'a #fragment after the query is dropped', request: { path: '/widgets?a=1#frag' }, check: (r) => assert.equal(json(r), { url: '/widgets?a=1', query: { a: '1' } }) },
+  {
+    name: 'show: __proto__ is an ordinary id',
+    request: { path: '/widgets/__proto__' },
+    check: (r) => assert.is(r.body, '{"params":{"widget_id":"__proto__"},"proto":true}'),
+  },
+  {
+    name: 'trailing slash is ignored',
+    request: { path: '/widgets/7/' },
+    check: (r) => assert.equal(json(r).params, { widget_id: '7' }),
+  },
+  {
+    name: 'absolute-form target is routed by its path',
+    request: { path: 'http://test.local/widgets/7?x=1' },
+    check: (r) => assert.equal(json(r).params, { widget_id: '7' }),
+  },
+  {
+    name: 'absolute-form target: handlers see the origin form',
+    request: { path: 'http://test.local/widgets?x=1' },
+    check: (r) => assert.is(json(r).url, '/widgets?x=1'),
+  },
+  {
+    name: 'a #fragment is dropped',
+    request: { path: '/widgets/7#frag' },
+    check: (r) => assert.equal(json(r).params, { widget_id: '7' }),
+  },
+  {
+    name: 'an empty query leaves no ? in req.url',
+    request: { path: '/widgets?' },
+    check: (r) => assert.equal(json(r), { url: '/widgets', query: {} }),
+  },
+  {
+    name: 'a #fragment after the query is dropped',
+    request: { path: '/widgets?a=1#frag' },
+    check: (r) => assert.equal(json(r), { url: '/widgets?a=1', query: { a: '1' } }),
+  },
   {
     name: 'HEAD on a GET route: same status and headers, no body',
     request: { method: 'HEAD', path: '/widgets/7' },
     check: (r) => {
       assert.is(r.status, 200);
-      assert.is(r.headers['content-length'], String(Buffer.byteLength('{"params":{"widget_id":"7"},"proto":true}')));
+      assert.is(
+        r.headers['content-length'],
+        String(Buffer.byteLength('{"params":{"widget_id":"7"},"proto":true}')),
+      );
       assert.is(r.body, '');
     },
   },
@@ -90,9 +141,17 @@ const CASES: Case[] = [
       assert.is(r.headers.allow, 'GET, HEAD, PUT, DELETE, OPTIONS');
     },
   },
-  { name: 'POST on a member path: 405', request: { method: 'POST', path: '/widgets/7', headers: jsonHeaders, body: '{}' }, check: expectProblem(405) },
+  {
+    name: 'POST on a member path: 405',
+    request: { method: 'POST', path: '/widgets/7', headers: jsonHeaders, body: '{}' },
+    check: expectProblem(405),
+  },
   { name: 'unknown path: 404', request: { path: '/nope' }, check: expectProblem(404) },
-  { name: 'OPTIONS on an unknown path: 404', request: { method: 'OPTIONS', path: '/nope' }, check: expectProblem(404) },
+  {
+    name: 'OPTIONS on an unknown path: 404',
+    request: { method: 'OPTIONS', path: '/nope' },
+    check: expectProblem(404),
+  },
   {
     name: 'HEAD on an unknown path: 404 without body',
     request: { method: 'HEAD', path: '/nope' },
@@ -103,11 +162,27 @@ const CASES: Case[] = [
   },
   { name: 'bad percent-encoding: 400', request: { path: '/widgets/%E0%A4%A' }, check: expectProblem(400) },
   { name: 'overlong UTF-8: 400', request: { path: '/widgets/%C0%AE' }, check: expectProblem(400) },
-  { name: 'overlong param: 400', request: { path: `/widgets/${'x'.repeat(1100)}` }, check: expectProblem(400) },
-  { name: 'handler throws: 500 without details', request: { path: '/widgets/boom' }, check: expectProblem(500) },
+  {
+    name: 'overlong param: 400',
+    request: { path: `/widgets/${'x'.repeat(1100)}` },
+    check: expectProblem(400),
+  },
+  {
+    name: 'handler throws: 500 without details',
+    request: { path: '/widgets/boom' },
+    check: expectProblem(500),
+  },
   { name: 'handler rejects: 500', request: { path: '/widgets/reject' }, check: expectProblem(500) },
-  { name: 'handler returns a function: 500', request: { path: '/widgets/function' }, check: expectProblem(500) },
-  { name: 'header the handler set cannot be written: 500', request: { method: 'PUT', path: '/widgets/badheader', headers: jsonHeaders, body: '{}' }, check: expectProblem(500) },
+  {
+    name: 'handler returns a function: 500',
+    request: { path: '/widgets/function' },
+    check: expectProblem(500),
+  },
+  {
+    name: 'header the handler set cannot be written: 500',
+    request: { method: 'PUT', path: '/widgets/badheader', headers: jsonHeaders, body: '{}' },
+    check: expectProblem(500),
+  },
   {
     name: 'HttpError: its status and detail',
     request: { path: '/widgets/missing' },
@@ -117,7 +192,11 @@ const CASES: Case[] = [
     },
   },
   { name: 'undefined: 204', request: { path: '/widgets/nothing' }, check: (r) => assert.is(r.status, 204) },
-  { name: 'async result', request: { path: '/widgets/late' }, check: (r) => assert.equal(json(r), { late: true }) },
+  {
+    name: 'async result',
+    request: { path: '/widgets/late' },
+    check: (r) => assert.equal(json(r), { late: true }),
+  },
   {
     name: 'html result',
     request: { path: '/widgets/x/new' },
@@ -126,8 +205,16 @@ const CASES: Case[] = [
       assert.is(r.body, '<form>1</form>');
     },
   },
-  { name: 'Accept prefers HTML', request: { path: '/widgets/1/edit', headers: { Accept: 'text/html,*/*;q=0.8' } }, check: (r) => assert.is(r.body, '<h1>edit</h1>') },
-  { name: 'Accept */* gets JSON', request: { path: '/widgets/1/edit', headers: { Accept: '*/*' } }, check: (r) => assert.equal(json(r), { edit: '1' }) },
+  {
+    name: 'Accept prefers HTML',
+    request: { path: '/widgets/1/edit', headers: { Accept: 'text/html,*/*;q=0.8' } },
+    check: (r) => assert.is(r.body, '<h1>edit</h1>'),
+  },
+  {
+    name: 'Accept */* gets JSON',
+    request: { path: '/widgets/1/edit', headers: { Accept: '*/*' } },
+    check: (r) => assert.equal(json(r), { edit: '1' }),
+  },
   {
     name: 'create with JSON: 201 and Location',
     request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"title":"t","n":[1]}' },
@@ -139,28 +226,99 @@ const CASES: Case[] = [
   },
   {
     name: 'create with a form',
-    request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'title=a+b&tag=1&tag=2' },
+    request: {
+      method: 'POST',
+      path: '/widgets',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'title=a+b&tag=1&tag=2',
+    },
     check: (r) => assert.equal(json(r), { body: { title: 'a b', tag: ['1', '2'] } }),
   },
   {
     name: 'media type with parameters, any case',
-    request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'Application/Json ; Charset="UTF-8"' }, body: '{"a":1}' },
+    request: {
+      method: 'POST',
+      path: '/widgets',
+      headers: { 'Content-Type': 'Application/Json ; Charset="UTF-8"' },
+      body: '{"a":1}',
+    },
     check: (r) => assert.is(r.status, 201),
   },
-  { name: 'text/plain body: 415', request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'text/plain' }, body: 'x' }, check: expectProblem(415) },
-  { name: 'no Content-Type: 415', request: { method: 'POST', path: '/widgets', body: '{}' }, check: expectProblem(415) },
-  { name: 'gzip body: 415', request: { method: 'POST', path: '/widgets', headers: { ...jsonHeaders, 'Content-Encoding': 'gzip' }, body: '{}' }, check: expectProblem(415) },
-  { name: 'malformed JSON: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":' }, check: expectProblem(400) },
-  { name: 'empty JSON body: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '' }, check: expectProblem(400) },
+  {
+    name: 'text/plain body: 415',
+    request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'text/plain' }, body: 'x' },
+    check: expectProblem(415),
+  },
+  {
+    name: 'no Content-Type: 415',
+    request: { method: 'POST', path: '/widgets', body: '{}' },
+    check: expectProblem(415),
+  },
+  {
+    name: 'gzip body: 415',
+    request: {
+      method: 'POST',
+      path: '/widgets',
+      headers: { ...jsonHeaders, 'Content-Encoding': 'gzip' },
+      body: '{}',
+    },
+    check: expectProblem(415),
+  },
+  {
+    name: 'malformed JSON: 400',
+    request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":' },
+    check: expectProblem(400),
+  },
+  {
+    name: 'empty JSON body: 400',
+    request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '' },
+    check: expectProblem(400),
+  },
   {
     name: 'a UTF-8 byte order mark is dropped',
-    request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '\uFEFFtitle=t' },
+    request: {
+      method: 'POST',
+      path: '/widgets',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: '\uFEFFtitle=t',
+    },
     check: (r) => assert.equal(json(r), { body: { title: 't' } }),
   },
-  { name: 'invalid UTF-8: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: Buffer.from([0x22, 0xc3, 0x28, 0x22]) }, check: expectProblem(400) },
-  { name: '__proto__ in JSON: 400', request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"__proto__":{"admin":true}}' }, check: expectProblem(400) },
-  { name: 'constructor.prototype in JSON: 400', request: { method: 'PUT', path: '/widgets/1', headers: jsonHeaders, body: '{"constructor":{"prototype":{"admin":true}}}' }, check: expectProblem(400) },
-  { name: '__proto__ in a form: 400', request: { method: 'POST', path: '/widgets', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '__proto__=1' }, check: expectProblem(400) },
+  {
+    name: 'invalid UTF-8: 400',
+    request: {
+      method: 'POST',
+      path: '/widgets',
+      headers: jsonHeaders,
+      body: Buffer.from([0x22, 0xc3, 0x28, 0x22]),
+    },
+    check: expectProblem(400),
+  },
+  {
+    name: '__proto__ in JSON: 400',
+    request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"__proto__":{"admin":true}}' },
+    check: expectProblem(400),
+  },
+  {
+    name: 'constructor.prototype in JSON: 400',
+    request: {
+      method: 'PUT',
+      path: '/widgets/1',
+      headers: jsonHeaders,
+      body: '{"constructor":{"prototype":{"admin":true}}}',
+    },
+    check: expectProblem(400),
+  },
+  {
+    name: '__proto__ in a form: 400',
+    request: {
+      method: 'POST',
+      path: '/widgets',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: '__proto__=1',
+    },
+    check: expectProblem(400),
+  },
   {
     name: 'declared body over the limit: 413 and the connection closes',
     request: { method: 'POST', path: '/widgets', headers: jsonHeaders, body: `"${'x'.repeat(MiB)}"` },
@@ -181,10 +339,19 @@ const CASES: Case[] = [
   },
   {
     name: 'chunked body within the limit',
-    request: requestText({ method: 'POST', path: '/widgets', headers: { ...jsonHeaders, 'Transfer-Encoding': 'chunked' }, body: chunked(['{"a"', ':1}']) }),
+    request: requestText({
+      method: 'POST',
+      path: '/widgets',
+      headers: { ...jsonHeaders, 'Transfer-Encoding': 'chunked' },
+      body: chunked(['{"a"', ':1}']),
+    }),
     check: (r) => assert.equal(json(r), { body: { a: 1 } }),
   },
-  { name: 'update echoes the body', request: { method: 'PUT', path: '/widgets/9', headers: jsonHeaders, body: '[1,2]' }, check: (r) => assert.equal(json(r), { id: '9', body: [1, 2] }) },
+  {
+    name: 'update echoes the body',
+    request: { method: 'PUT', path: '/widgets/9', headers: jsonHeaders, body: '[1,2]' },
+    check: (r) => assert.equal(json(r), { id: '9', body: [1, 2] }),
+  },
   {
     name: 'destroy: 204 without Content-Length or body',
     request: { method: 'DELETE', path: '/widgets/9' },
@@ -216,9 +383,11 @@ for (const c of CASES) {
       answers.push([name, response]);
     }
     const [first, ...rest] = answers;
-    for (const [name, response] of rest) assert.is(response.wire, first![1].wire, `${name} differs from ${first![0]}`);
+    for (const [name, response] of rest)
+      assert.is(response.wire, first![1].wire, `${name} differs from ${first![0]}`);
     // The server still answers a good request afterwards.
-    for (const { running } of servers) assert.is((await raw(running.url, { path: '/widgets/ok' })).status, 200);
+    for (const { running } of servers)
+      assert.is((await raw(running.url, { path: '/widgets/ok' })).status, 200);
   });
 }
 
@@ -226,8 +395,22 @@ conformance('bodyLimit option :: 413 above it on every adapter', async () => {
   const small = await startAll(widgets, { bodyLimit: 10 });
   try {
     for (const { running } of small) {
-      assert.is((await raw(running.url, { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":"12345"}' })).status, 413);
-      assert.is((await raw(running.url, { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":1}' })).status, 201);
+      assert.is(
+        (
+          await raw(running.url, {
+            method: 'POST',
+            path: '/widgets',
+            headers: jsonHeaders,
+            body: '{"a":"12345"}',
+          })
+        ).status,
+        413,
+      );
+      assert.is(
+        (await raw(running.url, { method: 'POST', path: '/widgets', headers: jsonHeaders, body: '{"a":1}' }))
+          .status,
+        201,
+      );
     }
   } finally {
     await Promise.all(small.map(({ running }) => running.close()));
@@ -236,7 +419,9 @@ conformance('bodyLimit option :: 413 above it on every adapter', async () => {
 
 conformance('onError :: sees every 500 error and no HttpError', async () => {
   const seen: unknown[] = [];
-  const watched = await startAll(widgets, { onError: (error, req) => seen.push([(error as Error).message, req?.route.name]) });
+  const watched = await startAll(widgets, {
+    onError: (error, req) => seen.push([(error as Error).message, req?.route.name]),
+  });
   try {
     for (const { running } of watched) {
       await raw(running.url, { path: '/widgets/boom' });

@@ -83,7 +83,10 @@ test('controller() :: inherited action methods count, and options pass through',
     destroy() {}
   }
   const articles = controller(Articles);
-  assert.equal(articles.routes.map((r) => `${r.name} ${r.path}`), ['articles.index /articles', 'articles.show /articles/:slug']);
+  assert.equal(
+    articles.routes.map((r) => `${r.name} ${r.path}`),
+    ['articles.index /articles', 'articles.show /articles/:slug'],
+  );
 });
 
 // Each case: a class, and what controller() must say about it.
@@ -99,8 +102,19 @@ const MISTAKES: ReadonlyArray<[label: string, make: () => Function, message: Reg
     },
     /controller\(Posts\): method "destory" of Posts is not an action \(did you mean "destroy"\?\)/,
   ],
-  ['a class without @Resource', () => class Bare { index() {} }, /controller\(Bare\): Bare has no @Resource\('name'\) decorator/],
-  ['something that is not a class', () => 'posts' as unknown as Function, /expected a class decorated with @Resource/],
+  [
+    'a class without @Resource',
+    () =>
+      class Bare {
+        index() {}
+      },
+    /controller\(Bare\): Bare has no @Resource\('name'\) decorator/,
+  ],
+  [
+    'something that is not a class',
+    () => 'posts' as unknown as Function,
+    /expected a class decorated with @Resource/,
+  ],
   [
     'options resource() refuses',
     () => {
@@ -196,7 +210,8 @@ test('controller() :: one instance per container, injected by token, served on e
   const servers = await startAll(notes);
   try {
     for (const { running } of servers) {
-      for (let i = 0; i < 3; i++) assert.equal(json(await raw(running.url, { path: '/notes/n1' })), { id: 'n1', greeting: 'hello n1' });
+      for (let i = 0; i < 3; i++)
+        assert.equal(json(await raw(running.url, { path: '/notes/n1' })), { id: 'n1', greeting: 'hello n1' });
       assert.is((await raw(running.url, { method: 'DELETE', path: '/notes/n1' })).status, 204);
     }
     assert.is(built, 1);
@@ -213,7 +228,8 @@ test('controller() :: swapping a service is registering another implementation',
   const notes = controller(NotesController, { container: shouty });
   const servers = await startAll(notes);
   try {
-    for (const { running } of servers) assert.equal(json(await raw(running.url, { path: '/notes' })), ['HEY INDEX']);
+    for (const { running } of servers)
+      assert.equal(json(await raw(running.url, { path: '/notes' })), ['HEY INDEX']);
   } finally {
     await Promise.all(servers.map(({ running }) => running.close()));
   }
@@ -285,7 +301,9 @@ test("controller() :: in scope 'request', a failure to resolve is a 500 whose lo
     }
   }
   const seen: string[] = [];
-  const servers = await startAll(controller(Jobs, { scope: 'request' }), { onError: (error) => seen.push((error as Error).message) });
+  const servers = await startAll(controller(Jobs, { scope: 'request' }), {
+    onError: (error) => seen.push((error as Error).message),
+  });
   try {
     for (const { running } of servers) {
       assert.is(json(await raw(running.url, { path: '/jobs/good' })), 'good');

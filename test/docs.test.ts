@@ -8,7 +8,12 @@ import { APP_COMPILER_OPTIONS, ROOT, TSC } from './support/paths.js';
 
 // Every ```ts block in the README and docs/ is a whole program, compiled against the
 // package's entry points, so the examples cannot drift from the API.
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 interface Block {
   readonly page: string;
@@ -41,7 +46,14 @@ const TSCONFIG = {
 };
 
 test('docs :: every page has TypeScript examples', () => {
-  for (const page of ['README.md', 'docs/getting-started.md', 'docs/api.md', 'docs/adapters.md', 'docs/listing.md', 'docs/controllers.md']) {
+  for (const page of [
+    'README.md',
+    'docs/getting-started.md',
+    'docs/api.md',
+    'docs/adapters.md',
+    'docs/listing.md',
+    'docs/controllers.md',
+  ]) {
     assert.ok(blocks(page).length > 0, `${page} has no \`\`\`ts example`);
   }
 });
@@ -57,13 +69,18 @@ test('docs :: every ```ts example compiles against the package', async () => {
       writeFileSync(join(dir, name), `${block.code}\nexport {};\n`);
       return name;
     });
-    await promisify(execFile)(TSC, ['-p', dir, '--pretty', 'false'], { cwd: dir }).catch((error: { stdout: string }) => {
-      const report = error.stdout.replace(/(\S+?)_line(\d+)_\d+\.ts\((\d+),\d+\)/g, (_, page: string, line: string, at: string) => {
-        const source = PAGES.find((p) => p.replace(/\W+/g, '_') === page) ?? page;
-        return `${source}:${Number(line) + Number(at) - 1}`;
-      });
-      assert.unreachable(`examples that do not compile:\n${report}`);
-    });
+    await promisify(execFile)(TSC, ['-p', dir, '--pretty', 'false'], { cwd: dir }).catch(
+      (error: { stdout: string }) => {
+        const report = error.stdout.replace(
+          /(\S+?)_line(\d+)_\d+\.ts\((\d+),\d+\)/g,
+          (_, page: string, line: string, at: string) => {
+            const source = PAGES.find((p) => p.replace(/\W+/g, '_') === page) ?? page;
+            return `${source}:${Number(line) + Number(at) - 1}`;
+          },
+        );
+        assert.unreachable(`examples that do not compile:\n${report}`);
+      },
+    );
     assert.ok(names.length >= 10, `only ${names.length} examples found`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -71,8 +71,29 @@ test('idParam() :: the type IdParam<N> agrees with the run-time rule for every n
     ...Object.keys(IRREGULAR),
     ...UNCOUNTABLE,
     ...Object.keys(IRREGULAR).map((word) => `my_${word}`),
-    ...['users', 'comments', 'tags', 'photos', 'invoices', 'line_items', 'taxes', 'branches', 'flashes',
-      'glasses', 'bonus', 'campus', 'cities', 'days', 'monkeys', 'aies', 'x', 'xes', 'ches', 'us_states', 'a__posts'],
+    ...[
+      'users',
+      'comments',
+      'tags',
+      'photos',
+      'invoices',
+      'line_items',
+      'taxes',
+      'branches',
+      'flashes',
+      'glasses',
+      'bonus',
+      'campus',
+      'cities',
+      'days',
+      'monkeys',
+      'aies',
+      'x',
+      'xes',
+      'ches',
+      'us_states',
+      'a__posts',
+    ],
   ];
   const lines = names.map((name, i) => {
     const expected = idParam(name);
@@ -90,7 +111,20 @@ test('idParam() :: the type IdParam<N> agrees with the run-time rule for every n
     ].join('\n'),
   );
   try {
-    const flags = ['--ignoreConfig', '--pretty', 'false', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--types', 'node'];
+    const flags = [
+      '--ignoreConfig',
+      '--pretty',
+      'false',
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--skipLibCheck',
+      '--types',
+      'node',
+    ];
     await promisify(execFile)(TSC, [...flags, file], { cwd: ROOT }).catch((error: { stdout: string }) => {
       const failures = error.stdout
         .split('\n')

@@ -5,10 +5,16 @@ import * as assert from 'uvu/assert';
 import { ROOT } from './support/paths.js';
 
 const imports = (file: string) =>
-  [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^(?:import|export)\b[^;]*?\bfrom '([^']+)'|^import '([^']+)'/gm)].map((m) => (m[1] ?? m[2])!);
+  [
+    ...readFileSync(join(ROOT, file), 'utf8').matchAll(
+      /^(?:import|export)\b[^;]*?\bfrom '([^']+)'|^import '([^']+)'/gm,
+    ),
+  ].map((m) => (m[1] ?? m[2])!);
 /** Every `.ts` file under `dir`, subfolders included, as a path from the root. */
 const sources = (dir: string) =>
-  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`);
+  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `${dir}/${f}`);
 
 /** Every module a source file loads, following relative imports, as `.ts` paths and package names. */
 function reach(file: string, seen = new Set<string>()): Set<string> {
@@ -31,7 +37,10 @@ test('core/ :: imports no node: module and no package but its small dependencies
       if (name.startsWith('.')) {
         const target = normalize(join(file, '..', name));
         assert.ok(target.startsWith('core/'), `${file} imports ${name}, outside core/`);
-        assert.ok(inControllers || !target.startsWith('core/controllers/'), `${file} imports ${name}, from core/controllers/`);
+        assert.ok(
+          inControllers || !target.startsWith('core/controllers/'),
+          `${file} imports ${name}, from core/controllers/`,
+        );
       } else {
         assert.ok(allowed.has(name) || (inControllers && controllers.has(name)), `${file} imports ${name}`);
       }
@@ -43,7 +52,10 @@ test('sevenfold, sevenfold/node, sevenfold/polka :: load neither polka, tsyringe
   assert.ok(reach('core/index.ts').has('leven'), 'reach() follows imports');
   assert.ok(reach('adapters/node.ts').has('secure-json-parse'), 'reach() follows imports');
   assert.ok(reach('core/controllers/index.ts').has('tsyringe'), 'reach() follows imports');
-  assert.ok(reach('core/controllers/index.ts').has('core/controllers/decorators.ts'), 'reach() follows imports');
+  assert.ok(
+    reach('core/controllers/index.ts').has('core/controllers/decorators.ts'),
+    'reach() follows imports',
+  );
   for (const entry of ['core/index.ts', 'adapters/node.ts', 'adapters/polka.ts']) {
     const loaded = [...reach(entry)];
     for (const name of ['polka', 'tsyringe', 'reflect-metadata']) {

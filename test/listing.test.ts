@@ -44,7 +44,17 @@ test('formatRoutes() :: md is a Markdown table', () => {
 
 test('formatRoutes() :: json is the route records without handlers', () => {
   const parsed = JSON.parse(formatRoutes(resource('tags', { show: ok }).routes, 'json'));
-  assert.equal(parsed, [{ resource: 'tags', action: 'show', method: 'GET', path: '/tags/:tag_id', params: ['tag_id'], name: 'tags.show', body: false }]);
+  assert.equal(parsed, [
+    {
+      resource: 'tags',
+      action: 'show',
+      method: 'GET',
+      path: '/tags/:tag_id',
+      params: ['tag_id'],
+      name: 'tags.show',
+      body: false,
+    },
+  ]);
 });
 
 test('formatRoutes() :: an empty table prints the header only', () => {
@@ -61,7 +71,11 @@ const FILTERS: ReadonlyArray<[label: string, filter: Parameters<typeof filterRou
   ['nothing matches', { resource: 'nope' }, []],
 ];
 for (const [label, filter, names] of FILTERS) {
-  test(`filterRoutes() :: ${label}`, () => assert.equal(filterRoutes(table, filter).map((r) => r.name), names));
+  test(`filterRoutes() :: ${label}`, () =>
+    assert.equal(
+      filterRoutes(table, filter).map((r) => r.name),
+      names,
+    ));
 }
 
 async function validate(document: object): Promise<void> {
@@ -79,18 +93,37 @@ test('openapi() :: the validator refuses a broken document, so the checks below 
 test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', async () => {
   const doc = openapi(posts.routes, { title: 'posts', version: '1.0.0' }) as any;
   await validate(doc);
-  assert.equal(Object.keys(doc.paths), ['/posts', '/posts/{post_id}', '/posts/{post_id}/new', '/posts/{post_id}/edit']);
+  assert.equal(Object.keys(doc.paths), [
+    '/posts',
+    '/posts/{post_id}',
+    '/posts/{post_id}/new',
+    '/posts/{post_id}/edit',
+  ]);
   assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete']);
-  assert.equal(doc.paths['/posts/{post_id}'].parameters, [{ name: 'post_id', in: 'path', required: true, schema: { type: 'string' } }]);
+  assert.equal(doc.paths['/posts/{post_id}'].parameters, [
+    { name: 'post_id', in: 'path', required: true, schema: { type: 'string' } },
+  ]);
   const create = doc.paths['/posts'].post;
   assert.is(create.operationId, 'posts.create');
-  assert.equal(Object.keys(create.requestBody.content), ['application/json', 'application/x-www-form-urlencoded']);
+  assert.equal(Object.keys(create.requestBody.content), [
+    'application/json',
+    'application/x-www-form-urlencoded',
+  ]);
   assert.equal(create.requestBody.content['application/json'].schema.required, ['title']);
   assert.equal(Object.keys(create.responses), ['201', '400', '409', '413', '415', '422', 'default']);
   assert.ok(create.responses['201'].headers.Location);
-  assert.is(create.responses['201'].content['application/json'].schema.properties.createdAt.format, 'date-time');
-  assert.is(create.responses['422'].content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
-  assert.equal(doc.paths['/posts'].get.parameters.map((p: { name: string }) => p.name), ['limit', 'offset']);
+  assert.is(
+    create.responses['201'].content['application/json'].schema.properties.createdAt.format,
+    'date-time',
+  );
+  assert.is(
+    create.responses['422'].content['application/problem+json'].schema.$ref,
+    '#/components/schemas/Problem',
+  );
+  assert.equal(
+    doc.paths['/posts'].get.parameters.map((p: { name: string }) => p.name),
+    ['limit', 'offset'],
+  );
   assert.equal(Object.keys(doc.paths['/posts/{post_id}'].delete.responses), ['204', '400', '404', 'default']);
   assert.is(doc.paths['/posts/{post_id}'].delete.responses['204'].content, undefined);
 });
@@ -101,14 +134,25 @@ test('openapi() :: a table without schemas is still valid, with every route', as
   assert.equal(doc.info, { title: 'API', version: '0.0.0' });
   assert.equal(doc.tags, [{ name: 'posts' }, { name: 'tags' }]);
   assert.is(doc.paths['/tags/{name}'].get.summary, 'Show a tag');
-  const operations = Object.values(doc.paths).flatMap((item: any) => Object.keys(item).filter((k) => k !== 'parameters'));
+  const operations = Object.values(doc.paths).flatMap((item: any) =>
+    Object.keys(item).filter((k) => k !== 'parameters'),
+  );
   assert.is(operations.length, table.length);
 });
 
 test('openapi() :: a hand-written route with an action of its own gets the generic summary and 200', () => {
   const handler = () => null;
   for (const action of ['publish', 'toString', 'constructor']) {
-    const route = { resource: 'posts', action, method: 'POST', path: `/posts/${action}`, params: [], name: `posts.${action}`, body: false, handler } as const;
+    const route = {
+      resource: 'posts',
+      action,
+      method: 'POST',
+      path: `/posts/${action}`,
+      params: [],
+      name: `posts.${action}`,
+      body: false,
+      handler,
+    } as const;
     const operation = (openapi(routes(route)) as any).paths[`/posts/${action}`].post;
     assert.is(operation.summary, `posts#${action}`);
     assert.equal(Object.keys(operation.responses), ['200', '400', 'default']);
@@ -117,9 +161,17 @@ test('openapi() :: a hand-written route with an action of its own gets the gener
 
 test('docs/routes.md and docs/openapi.json :: match the example (run `npm run docs` to regenerate)', () => {
   const stale = 'is stale: run `npm run docs` to regenerate it';
-  assert.is(readFileSync(join(ROOT, 'docs/routes.md'), 'utf8'), formatRoutes(posts.routes, 'md'), `docs/routes.md ${stale}`);
+  assert.is(
+    readFileSync(join(ROOT, 'docs/routes.md'), 'utf8'),
+    formatRoutes(posts.routes, 'md'),
+    `docs/routes.md ${stale}`,
+  );
   const expected = openapi(posts.routes, { title: 'posts API (examples/posts)', version: '1.0.0' });
-  assert.is(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8'), `${JSON.stringify(expected, null, 2)}\n`, `docs/openapi.json ${stale}`);
+  assert.is(
+    readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8'),
+    `${JSON.stringify(expected, null, 2)}\n`,
+    `docs/openapi.json ${stale}`,
+  );
 });
 
 test.run();

@@ -41,7 +41,11 @@ for (const adapter of ADAPTERS) {
     };
     try {
       // Everyone races to create the same id: exactly one wins.
-      const races = await Promise.all(Array.from({ length: WORKERS }, (_, w) => request('POST', '/posts', { id: 'shared', title: `by ${w}` })));
+      const races = await Promise.all(
+        Array.from({ length: WORKERS }, (_, w) =>
+          request('POST', '/posts', { id: 'shared', title: `by ${w}` }),
+        ),
+      );
       assert.is(races.filter((s) => s === 201).length, 1);
       assert.is(races.filter((s) => s === 409).length, WORKERS - 1);
       const sharedTitles = new Set<string>([`by ${races.indexOf(201)}`]);
@@ -74,7 +78,10 @@ for (const adapter of ADAPTERS) {
       const byId = new Map(stored.map((p) => [p.id, p.title]));
       assert.is(byId.size, stored.length, 'no post listed twice');
       const shared = byId.get('shared');
-      assert.ok(shared !== undefined && sharedTitles.has(shared), `shared post holds an acknowledged title: ${shared}`);
+      assert.ok(
+        shared !== undefined && sharedTitles.has(shared),
+        `shared post holds an acknowledged title: ${shared}`,
+      );
       byId.delete('shared');
       assert.equal(new Map([...byId].sort()), new Map([...model].sort()));
       for (const status of statuses.keys()) assert.ok(status < 500, `a ${status} was answered`);

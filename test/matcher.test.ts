@@ -2,7 +2,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compile, pathFor, resource, routes, tableOf, type Match, type MatcherOptions, type Route, type RouteTable } from '../core/index.js';
+import {
+  compile,
+  pathFor,
+  resource,
+  routes,
+  tableOf,
+  type Match,
+  type MatcherOptions,
+  type Route,
+  type RouteTable,
+} from '../core/index.js';
 import { wideHash } from '../core/matcher/hash.js';
 import { posts as postsExample } from '../examples/posts/table.js';
 import { ROOT } from './support/paths.js';
@@ -85,11 +95,17 @@ const CASES: ReadonlyArray<[method: string, path: string, expected: string]> = [
 /** The walks every case runs on: the one generated for the table, and the general one it must answer as. */
 const WALKS = [
   { name: 'generated', compile: (t: RouteTable, options?: MatcherOptions) => compile(t, options) },
-  { name: 'general', compile: (t: RouteTable, options?: MatcherOptions) => compile(t, { ...options, generate: false }) },
+  {
+    name: 'general',
+    compile: (t: RouteTable, options?: MatcherOptions) => compile(t, { ...options, generate: false }),
+  },
 ] as const;
 
 /** Runs each case on every walk, one test a walk and case, in the spirit of hono's `runTest({ newRouter })`. */
-function runWalks(t: RouteTable, cases: ReadonlyArray<readonly [method: string, path: string, expected: string]>): void {
+function runWalks(
+  t: RouteTable,
+  cases: ReadonlyArray<readonly [method: string, path: string, expected: string]>,
+): void {
   for (const walk of WALKS) {
     const m = walk.compile(t);
     test(`compile() :: the ${walk.name} walk is the one ${walk.name === 'generated' ? 'used' : 'asked for'}`, () => {
@@ -136,7 +152,22 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     body: false,
     handler: h,
   })) as unknown as Route[];
-  const words = ['a', 'b', 'c', 'd', 'e', 'x', '', '.', '..', '%61', 'longer-than-eight', 'longer-than-eighT', 'posts', 'new'];
+  const words = [
+    'a',
+    'b',
+    'c',
+    'd',
+    'e',
+    'x',
+    '',
+    '.',
+    '..',
+    '%61',
+    'longer-than-eight',
+    'longer-than-eighT',
+    'posts',
+    'new',
+  ];
   const paths = ['/', '//'];
   let layer = [''];
   for (let depth = 0; depth < 4; depth++) {
@@ -147,13 +178,31 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   // A wide root (more static children than are compared in place) over subtrees of several shapes, beside the tricky routes.
   const shapes = [{}, { only: ['index', 'show'] as const }, { except: ['new'] as const }, { param: 'x' }];
   // Keys that are prefixes of others (`w1`, `w1s`, `w1s2`, `w1s22`): only where a segment ends tells them apart.
-  const prefixes = (['w1', 'w1s2', 'w1s22'] as const).map((path, i) => resource((['apples', 'pears', 'plums'] as const)[i]!, all, { path, ...shapes[i] } as object));
+  const prefixes = (['w1', 'w1s2', 'w1s22'] as const).map((path, i) =>
+    resource((['apples', 'pears', 'plums'] as const)[i]!, all, { path, ...shapes[i] } as object),
+  );
   const wide = routes(
     ...Array.from({ length: 12 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)),
     ...prefixes,
     ...tricky.filter((route) => route.path !== '/'),
   );
-  const wideWords = [...words.slice(0, 9), 'new', 'w0s', 'w1s', 'w2s', 'w3s', 'w11s', 'w12s', 'W1s', 'w1', 'w1s2', 'w1s22', 'w1s2x', 'w1s222', 'w'];
+  const wideWords = [
+    ...words.slice(0, 9),
+    'new',
+    'w0s',
+    'w1s',
+    'w2s',
+    'w3s',
+    'w11s',
+    'w12s',
+    'W1s',
+    'w1',
+    'w1s2',
+    'w1s22',
+    'w1s2x',
+    'w1s222',
+    'w',
+  ];
   const widePaths = ['/', '//'];
   layer = [''];
   for (let depth = 0; depth < 3; depth++) {
@@ -165,17 +214,47 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   // A table with a root route still names nothing for a target that is not a path.
   for (const target of ['a', '*', '']) assert.is(brief(compile(tricky).match('GET', target)), '404', target);
   // The same wide node below a param, where params bound above it must reach the shared subtree code.
-  const under = wide.map((route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] })) as Route[];
+  const under = wide.map((route) => ({
+    ...route,
+    path: `/:t${route.path}`,
+    params: ['t', ...route.params],
+  })) as Route[];
   // Five resources below a param: a node of a few children that shares shape functions, params bound above it passed in.
-  const fewUnder = routes(...Array.from({ length: 5 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object))).map(
-    (route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] }),
-  ) as Route[];
+  const fewUnder = routes(
+    ...Array.from({ length: 5 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)),
+  ).map((route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] })) as Route[];
   const underPaths = widePaths.flatMap((path) => [`/a${path}`, `/w1s${path}`]).slice(0, 4000);
   // Wide nodes of 48 keys, whose generated decision tree is cut into functions, and of 303, which are hashed.
-  const wideOf = (count: number) => routes(...Array.from({ length: count }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)), ...prefixes);
+  const wideOf = (count: number) =>
+    routes(
+      ...Array.from({ length: count }, (_, i) =>
+        resource(`w${i}s`, all, shapes[i % shapes.length] as object),
+      ),
+      ...prefixes,
+    );
   const [middling, large] = [wideOf(45), wideOf(300)];
   // Near misses of keys (`vPs`, `W1s`, `w1`, `w300s`) must be told apart by comparing every key in full.
-  const largeWords = ['w0s', 'w1s', 'vPs', 'w199s', 'w200s', 'w299s', 'w300s', 'w29s', 'W1s', 'new', 'edit', '7', '', '.', '%77', 'w1', 'w1s2', 'w1s22', 'w1s2x'];
+  const largeWords = [
+    'w0s',
+    'w1s',
+    'vPs',
+    'w199s',
+    'w200s',
+    'w299s',
+    'w300s',
+    'w29s',
+    'W1s',
+    'new',
+    'edit',
+    '7',
+    '',
+    '.',
+    '%77',
+    'w1',
+    'w1s2',
+    'w1s22',
+    'w1s2x',
+  ];
   const largePaths = ['/', '//'];
   layer = [''];
   for (let depth = 0; depth < 3; depth++) {
@@ -185,15 +264,50 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   // Chains of keys, each a prefix of the next: a short one in the decision tree, a long one hashed;
   // and keys alike but for one late character, whose leaves compare the rest at once.
   const chain = (letter: string, length: number) =>
-    Array.from({ length }, (_, i) => resource('links', { index: ok, show: ok }, { path: letter.repeat(i + 1), param: 'x' }));
-  const items = Array.from({ length: 20 }, (_, i) => resource('items', { index: ok, edit: ok }, { path: `item-number-${String(i).padStart(3, '0')}`, param: 'y' }));
+    Array.from({ length }, (_, i) =>
+      resource('links', { index: ok, show: ok }, { path: letter.repeat(i + 1), param: 'x' }),
+    );
+  const items = Array.from({ length: 20 }, (_, i) =>
+    resource(
+      'items',
+      { index: ok, edit: ok },
+      { path: `item-number-${String(i).padStart(3, '0')}`, param: 'y' },
+    ),
+  );
   const short = routes(...chain('a', 8), ...items);
   const long = routes(...chain('a', 40), ...items);
   // `bB` hashes as `aa` does: the hashed lookup must still compare the key.
-  const chainWords = [...Array.from({ length: 43 }, (_, i) => 'a'.repeat(i)), 'ab', 'aab', 'b', 'bB', 'item-number-007', 'item-number-020', 'item-number-00', 'item-number-0070', 'item-numbeR-007'];
-  const chainPaths = chainWords.flatMap((word) => [`/${word}`, `/${word}/`, `/${word}/1`, `/${word}/1/edit`, `/${word}/%31`]);
+  const chainWords = [
+    ...Array.from({ length: 43 }, (_, i) => 'a'.repeat(i)),
+    'ab',
+    'aab',
+    'b',
+    'bB',
+    'item-number-007',
+    'item-number-020',
+    'item-number-00',
+    'item-number-0070',
+    'item-numbeR-007',
+  ];
+  const chainPaths = chainWords.flatMap((word) => [
+    `/${word}`,
+    `/${word}/`,
+    `/${word}/1`,
+    `/${word}/1/edit`,
+    `/${word}/%31`,
+  ]);
   // Keys a hashed node compares as packed numbers (up to 16 ASCII characters) beside keys it cannot pack (longer, or not ASCII).
-  const edgeKeys = ['abcdefghijklmnop', 'abcdefghijklmnopq', 'abcdefghijklmno', 'résumés', '中文', 'a\u0080', 'a\u007f', 'ABCDEFGHIJKLMNOP', 'abcdefghijklmnop-abcdefghijklmnop'];
+  const edgeKeys = [
+    'abcdefghijklmnop',
+    'abcdefghijklmnopq',
+    'abcdefghijklmno',
+    'résumés',
+    '中文',
+    'a\u0080',
+    'a\u007f',
+    'ABCDEFGHIJKLMNOP',
+    'abcdefghijklmnop-abcdefghijklmnop',
+  ];
   const packing = routes(
     ...Array.from({ length: 300 }, (_, i) => resource(`r${i}s`, all)),
     edgeKeys.flatMap((key, i) => [
@@ -201,15 +315,41 @@ test('match() :: a generated walk answers as the general one, path for path', ()
       { ...posts.actions.show, name: `e.s${i}`, action: `s${i}`, path: `/${key}/:z`, params: ['z'] },
     ]) as unknown as Route[],
   );
-  const packingWords = edgeKeys.flatMap((key) => [key, key.slice(0, -1), `${key}x`, `${key.slice(0, -1)}y`, key.slice(1), key.toUpperCase()]);
-  packingWords.push('abcdefghijklmnopqr', 'r0s', 'r1s', 'r299s', 'r300s', 'r1', 'résumé', '中', 'a\u0081', '');
-  const packingPaths = packingWords.flatMap((word) => [`/${word}`, `/${word}/`, `/${word}/1`, `/${word}/1/edit`, `/${word}/r1s`]);
+  const packingWords = edgeKeys.flatMap((key) => [
+    key,
+    key.slice(0, -1),
+    `${key}x`,
+    `${key.slice(0, -1)}y`,
+    key.slice(1),
+    key.toUpperCase(),
+  ]);
+  packingWords.push(
+    'abcdefghijklmnopqr',
+    'r0s',
+    'r1s',
+    'r299s',
+    'r300s',
+    'r1',
+    'résumé',
+    '中',
+    'a\u0081',
+    '',
+  );
+  const packingPaths = packingWords.flatMap((word) => [
+    `/${word}`,
+    `/${word}/`,
+    `/${word}/1`,
+    `/${word}/1/edit`,
+    `/${word}/r1s`,
+  ]);
   // Static keys compared a character at a time (up to 32) and with `startsWith` (longer), in a small table's walk and in a decision tree.
   const longWords = [31, 32, 33, 40].flatMap((length) => {
     const key = 'k'.repeat(length - 1);
     return [`${key}z`, `${key}y`, key, `${key}zz`];
   });
-  const longKeys = routes(...[31, 32, 33, 40].map((length, i) => resource(`l${i}s`, all, { path: `${'k'.repeat(length - 1)}z` })));
+  const longKeys = routes(
+    ...[31, 32, 33, 40].map((length, i) => resource(`l${i}s`, all, { path: `${'k'.repeat(length - 1)}z` })),
+  );
   const longTree = routes(longKeys, ...Array.from({ length: 12 }, (_, i) => resource(`t${i}s`, all)));
   const longPaths = longWords.flatMap((word) => [`/${word}`, `/${word}/1`, `/${word}/1/edit`, `/${word}/`]);
   const cases: Array<[RouteTable, string[], number]> = [
@@ -232,7 +372,11 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     // Past 128 param lists their builders come in groups: every group, values over the limit included.
     [large, largePaths, 1],
     // Every resource of the large table, so every case of every group (a full one and its last, default case included).
-    [large, Array.from({ length: 300 }, (_, i) => [`/w${i}s/1`, `/w${i}s/1/edit`, `/w${i}s/ab/new`]).flat(), 1],
+    [
+      large,
+      Array.from({ length: 300 }, (_, i) => [`/w${i}s/1`, `/w${i}s/1/edit`, `/w${i}s/ab/new`]).flat(),
+      1,
+    ],
   ];
   for (const [t, corpus, maxParamLength] of cases) {
     const generated = compile(t, { maxParamLength });
@@ -252,7 +396,17 @@ test('match() :: a generated walk answers as the general one, path for path', ()
 
 test('match() :: static segments a raw compare cannot judge are left to the general walk', () => {
   const h = () => 'h';
-  const make = (path: string) => ({ resource: 't', action: 'a', name: 't.a', method: 'GET', path, params: [], body: false, handler: h }) as unknown as Route;
+  const make = (path: string) =>
+    ({
+      resource: 't',
+      action: 'a',
+      name: 't.a',
+      method: 'GET',
+      path,
+      params: [],
+      body: false,
+      handler: h,
+    }) as unknown as Route;
   for (const path of ['/a%20b', '/a/./b', '/..']) {
     const m = compile([make(path), make('/x')] as RouteTable);
     assert.not.ok(m.generated, path);
@@ -266,20 +420,48 @@ test('match() :: static segments a raw compare cannot judge are left to the gene
 test('compile() :: a few static children whose subtrees cannot share code are compared in place, and the walk is still generated', () => {
   const h = () => 'h';
   const make = (path: string, i: number) =>
-    ({ resource: 't', action: `a${i}`, name: `t.a${i}`, method: 'GET', path, params: (path.match(/(?<=\/:)[^/]*/g) ?? []), body: false, handler: h }) as unknown as Route;
+    ({
+      resource: 't',
+      action: `a${i}`,
+      name: `t.a${i}`,
+      method: 'GET',
+      path,
+      params: path.match(/(?<=\/:)[^/]*/g) ?? [],
+      body: false,
+      handler: h,
+    }) as unknown as Route;
   // Three root children, one of which (`/c`) has more children than a shape describes.
   const wideChild = ['/a/:x', '/b', ...Array.from({ length: 10 }, (_, i) => `/c/k${i}`)];
   // `/p`'s nine children take nine of the sixteen shapes written; `/q`'s eight, each of a shape of its own, are too many for the rest.
-  const fewShapesLeft = [...Array.from({ length: 9 }, (_, i) => `/p/k${i}/x${i}`), ...Array.from({ length: 8 }, (_, i) => `/q/m${i}/y${i}/:z`)];
+  const fewShapesLeft = [
+    ...Array.from({ length: 9 }, (_, i) => `/p/k${i}/x${i}`),
+    ...Array.from({ length: 8 }, (_, i) => `/q/m${i}/y${i}/:z`),
+  ];
   // A node of three that cannot share (`/w` has too many children) or that shares first (`/p`), beside a wide node needing fourteen or fifteen shapes:
   // whatever the small node tried must not leave the wide one short, which would send the whole table to the general walk.
   const wasted = ['/a/1', '/b/2', ...Array.from({ length: 15 }, (_, i) => `/w/k${i}/x${i}`)];
-  const compete = [...Array.from({ length: 3 }, (_, i) => `/p/k${i}/y${i}`), ...Array.from({ length: 14 }, (_, i) => `/w/k${i}/x${i}`)];
+  const compete = [
+    ...Array.from({ length: 3 }, (_, i) => `/p/k${i}/y${i}`),
+    ...Array.from({ length: 14 }, (_, i) => `/w/k${i}/x${i}`),
+  ];
   for (const t of [wideChild, fewShapesLeft, wasted, compete]) {
     const m = compile(t.map(make));
     assert.ok(m.generated, t.join(' '));
     const plain = compile(t.map(make), { generate: false });
-    for (const path of [...t.map((p) => p.replace(/:[xz]/, '1')), '/c', '/c/k10', '/a', '/a/1/2', '/q/m7/y6/1', '/q/m7/y7', '/q/m7', '/p/k8/x8/', '/w/k3/x4', '/p/k2', '/']) {
+    for (const path of [
+      ...t.map((p) => p.replace(/:[xz]/, '1')),
+      '/c',
+      '/c/k10',
+      '/a',
+      '/a/1/2',
+      '/q/m7/y6/1',
+      '/q/m7/y7',
+      '/q/m7',
+      '/p/k8/x8/',
+      '/w/k3/x4',
+      '/p/k2',
+      '/',
+    ]) {
       assert.is(brief(m.match('GET', path)), brief(plain.match('GET', path)), path);
     }
   }
@@ -287,19 +469,49 @@ test('compile() :: a few static children whose subtrees cannot share code are co
 
 test('compile() :: refuses a maxParamLength that is not a whole number, and methods that are not method names', () => {
   for (const bad of [0, -1, 1.5, NaN, '10', 'abc']) {
-    assert.throws(() => compile(table, { maxParamLength: bad as number }), /maxParamLength must be a whole number of at least 1/, String(bad));
+    assert.throws(
+      () => compile(table, { maxParamLength: bad as number }),
+      /maxParamLength must be a whole number of at least 1/,
+      String(bad),
+    );
   }
   const h = () => 'h';
   for (const method of ['GET /a', '', 'G"ET', 'GET\n', 42]) {
-    const route = { resource: 't', action: 'a', name: 't.a', method, path: '/b', params: [], body: false, handler: h } as unknown as Route;
-    assert.throws(() => compile([route]), /route t\.a: method must be an HTTP method name such as "GET"/, JSON.stringify(method));
-    assert.throws(() => routes(route), /route t\.a: method must be an HTTP method name/, JSON.stringify(method));
+    const route = {
+      resource: 't',
+      action: 'a',
+      name: 't.a',
+      method,
+      path: '/b',
+      params: [],
+      body: false,
+      handler: h,
+    } as unknown as Route;
+    assert.throws(
+      () => compile([route]),
+      /route t\.a: method must be an HTTP method name such as "GET"/,
+      JSON.stringify(method),
+    );
+    assert.throws(
+      () => routes(route),
+      /route t\.a: method must be an HTTP method name/,
+      JSON.stringify(method),
+    );
   }
 });
 
 test('compile() :: a route too deep for generated code gets the general walk; a deeper one is refused', () => {
   const make = (segments: number) =>
-    ({ resource: 't', action: 'a', name: 't.a', method: 'GET', path: `/${Array(segments).fill('s').join('/')}`, params: [], body: false, handler: () => 'h' }) as unknown as Route;
+    ({
+      resource: 't',
+      action: 'a',
+      name: 't.a',
+      method: 'GET',
+      path: `/${Array(segments).fill('s').join('/')}`,
+      params: [],
+      body: false,
+      handler: () => 'h',
+    }) as unknown as Route;
   const m = compile([make(256)]);
   assert.not.ok(m.generated);
   assert.is(brief(m.match('GET', make(256).path)), 't.a {}');
@@ -318,15 +530,24 @@ test('match() :: params live in an object without Object.prototype', () => {
 });
 
 test('match() :: maxParamLength is an option', () => {
-  assert.is(brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/1234')), '400 path parameter :post_id is longer than 3 characters');
-  assert.is(brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/123')), 'posts.show {"post_id":"123"}');
+  assert.is(
+    brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/1234')),
+    '400 path parameter :post_id is longer than 3 characters',
+  );
+  assert.is(
+    brief(compile(table, { maxParamLength: 3 }).match('GET', '/posts/123')),
+    'posts.show {"post_id":"123"}',
+  );
 });
 
 test('pathFor() :: builds encoded paths and refuses missing params', () => {
   assert.is(pathFor(posts.actions.edit, { post_id: 'a b/c' }), '/posts/a%20b%2Fc/edit');
   assert.is(pathFor(posts.actions.index), '/posts');
   assert.is(pathFor('/posts/:post_id', { post_id: 7 }), '/posts/7');
-  assert.throws(() => pathFor(posts.actions.show, {} as never), /pathFor\('\/posts\/:post_id'\): missing value for :post_id/);
+  assert.throws(
+    () => pathFor(posts.actions.show, {} as never),
+    /pathFor\('\/posts\/:post_id'\): missing value for :post_id/,
+  );
   assert.throws(() => pathFor(posts.actions.show, { post_id: '' }), /missing value for :post_id/);
 });
 
@@ -352,7 +573,8 @@ test('match() :: a node with many static children (a decision tree, or hashed pa
       const found = m.match('GET', pathFor(route.path, { id: 'x y' } as never));
       assert.is(found.kind === 'found' && found.route, route, route.name);
     }
-    for (const miss of [`/r${count}s`, '/r1', '/R1s', '/ab2', '/cab', '/r1s2', '/']) assert.is(m.match('GET', miss).kind, 'not-found', miss);
+    for (const miss of [`/r${count}s`, '/r1', '/R1s', '/ab2', '/cab', '/r1s2', '/'])
+      assert.is(m.match('GET', miss).kind, 'not-found', miss);
     assert.is(brief(m.match('DELETE', '/abc/1')), '405 GET, HEAD, OPTIONS');
     // Segments that start with a key and go on: wherever their hash lands, no key may claim them.
     for (let i = 0; i < 4000; i++) assert.is(m.match('GET', `/r1s${i}`).kind, 'not-found', `/r1s${i}`);
@@ -362,28 +584,63 @@ test('match() :: a node with many static children (a decision tree, or hashed pa
 test('wideHash() :: a key is found only by a segment equal to it, packed or not, however crowded the table', () => {
   // Keys it packs (up to 16 ASCII characters) and keys it cannot (longer, or not ASCII), including
   // `a\u0080`, whose seven-bit packing would equal `b\u0000`'s, and short keys a NUL before them would pack alike.
-  const keys = ['ab', 'r1s', 'abcdefghijklmnop', 'abcdefghijklmnoq', 'abcdefghijklmnopq', 'abcdefghijklmno', 'résumés', 'a\u0080', 'x', '中文'];
+  const keys = [
+    'ab',
+    'r1s',
+    'abcdefghijklmnop',
+    'abcdefghijklmnoq',
+    'abcdefghijklmnopq',
+    'abcdefghijklmno',
+    'résumés',
+    'a\u0080',
+    'x',
+    '中文',
+  ];
   keys.push('c', 'cd', 'cde', 'efgh', 'ijklm');
   // Keys of 17 to 64 characters are packed in more words, longer ones are not: lengths about each boundary, and keys alike but late.
-  const letters = (length: number, last = '') => Array.from({ length: length - last.length }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789_-'[i % 38]).join('') + last;
-  keys.push(...[17, 20, 24, 31, 32, 33, 47, 48, 63, 64, 65, 80].map((length) => letters(length)), letters(40, 'x'), letters(40, 'y'), letters(64, 'é'), letters(20, 'q'));
+  const letters = (length: number, last = '') =>
+    Array.from(
+      { length: length - last.length },
+      (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789_-'[i % 38],
+    ).join('') + last;
+  keys.push(
+    ...[17, 20, 24, 31, 32, 33, 47, 48, 63, 64, 65, 80].map((length) => letters(length)),
+    letters(40, 'x'),
+    letters(40, 'y'),
+    letters(64, 'é'),
+    letters(20, 'q'),
+  );
   // One entry per key, 31 keys in 32 entries: a probe passes most keys before the one empty entry, so every comparison is exercised.
   const lookup = wideHash(keys, 1);
   const segments = new Set<string>();
   for (const key of keys) {
-    segments.add(key).add(`\u0000${key}`).add(`\u0000\u0000${key}`).add(`${key}\u0000`).add(key.slice(1)).add(key.slice(0, -1)).add(`${key}z`);
-    for (let j = 0; j < key.length; j++) for (const c of ['a', 'q', 'z', '\u0000', '\u00e9', 'Z']) segments.add(key.slice(0, j) + c + key.slice(j + 1));
+    segments
+      .add(key)
+      .add(`\u0000${key}`)
+      .add(`\u0000\u0000${key}`)
+      .add(`${key}\u0000`)
+      .add(key.slice(1))
+      .add(key.slice(0, -1))
+      .add(`${key}z`);
+    for (let j = 0; j < key.length; j++)
+      for (const c of ['a', 'q', 'z', '\u0000', '\u00e9', 'Z'])
+        segments.add(key.slice(0, j) + c + key.slice(j + 1));
   }
   segments.add('b\u0000').add('').add('abcdefghijklmnopqr');
   let seed = 1;
   for (let i = 0; i < 3000; i++) {
     let word = '';
     const length = i % 19;
-    for (let j = 0; j < length; j++) word += 'abmnopqr\u0000\u0080é'[(seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) % 12];
+    for (let j = 0; j < length; j++)
+      word += 'abmnopqr\u0000\u0080é'[(seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) % 12];
     segments.add(word);
   }
   for (const segment of segments) {
-    for (const [prefix, suffix] of [['/', ''], ['/', '/1'], ['/x/', '/new']] as const) {
+    for (const [prefix, suffix] of [
+      ['/', ''],
+      ['/', '/1'],
+      ['/x/', '/new'],
+    ] as const) {
       const path = prefix + segment + suffix;
       assert.is(lookup(path, prefix.length, path.length), keys.indexOf(segment), JSON.stringify(path));
     }
@@ -393,7 +650,13 @@ test('wideHash() :: a key is found only by a segment equal to it, packed or not,
 test('match() :: answers as ever once the module-wide builder and Allow caches are full', () => {
   // More distinct param lists and method sets than the caches keep: the ones past the limit are made and not kept.
   for (let i = 0; i < 4200; i++) {
-    const custom = { ...posts.actions.index, name: `c${i}.x`, action: 'x', method: `M${i}`, path: `/c${i}` } as unknown as Route;
+    const custom = {
+      ...posts.actions.index,
+      name: `c${i}.x`,
+      action: 'x',
+      method: `M${i}`,
+      path: `/c${i}`,
+    } as unknown as Route;
     const m = compile(routes(resource(`c${i}s`, { show: ok }), custom), { generate: false });
     assert.is(brief(m.match('GET', `/c${i}s/7`)), `c${i}s.show {"c${i}_id":"7"}`);
     assert.is(brief(m.match('PUT', `/c${i}`)), `405 OPTIONS, M${i}`);
@@ -401,7 +664,10 @@ test('match() :: answers as ever once the module-wide builder and Allow caches a
 });
 
 test('compile() :: refuses a route whose params do not match its path', () => {
-  assert.throws(() => compile([{ ...posts.actions.show, path: '/latest' }]), /route posts\.show: params \["post_id"\] do not match the path \/latest, which names \[\]/);
+  assert.throws(
+    () => compile([{ ...posts.actions.show, path: '/latest' }]),
+    /route posts\.show: params \["post_id"\] do not match the path \/latest, which names \[\]/,
+  );
   assert.throws(() => compile([{ ...posts.actions.index, path: '/posts/:id' }]), /do not match the path/);
 });
 
@@ -415,26 +681,43 @@ const b = wide.match('GET', '/r17s/8');
 console.log(JSON.stringify({ kind: a.kind, params: { ...a.params }, long: m.match('GET', '/posts/' + 'x'.repeat(2000)).kind, wide: [b.kind, { ...b.params }, wide.match('GET', '/r20s/8').kind, wide.generated] }));`;
   const { execFile } = await import('node:child_process');
   const out = await new Promise<string>((resolve, reject) =>
-    execFile('node', ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    execFile(
+      'node',
+      ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script],
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    ),
   );
-  assert.equal(JSON.parse(out), { kind: 'found', params: { post_id: '7' }, long: 'bad-request', wide: ['found', { r17_id: '8' }, 'not-found', false] });
+  assert.equal(JSON.parse(out), {
+    kind: 'found',
+    params: { post_id: '7' },
+    long: 'bad-request',
+    wide: ['found', { r17_id: '8' }, 'not-found', false],
+  });
 });
 
 test('compile() :: refuses two routes with the same method and path shape', () => {
-  assert.throws(() => compile([...posts.routes, posts.actions.show]), /GET \/posts\/:post_id is defined twice/);
+  assert.throws(
+    () => compile([...posts.routes, posts.actions.show]),
+    /GET \/posts\/:post_id is defined twice/,
+  );
   assert.throws(() => compile([{ ...posts.actions.show, path: 'posts' }]), /path must start with "\/"/);
 });
 
-test('compile().source :: the posts example\'s walk is pinned in docs/posts-walk.txt (run `npm run docs` to regenerate)', () => {
+test("compile().source :: the posts example's walk is pinned in docs/posts-walk.txt (run `npm run docs` to regenerate)", () => {
   const source = compile(tableOf(postsExample)).source;
-  assert.is(readFileSync(join(ROOT, 'docs/posts-walk.txt'), 'utf8'), source, 'docs/posts-walk.txt is stale: run `npm run docs`');
+  assert.is(
+    readFileSync(join(ROOT, 'docs/posts-walk.txt'), 'utf8'),
+    source,
+    'docs/posts-walk.txt is stale: run `npm run docs`',
+  );
 });
 
 test('compile().source :: names every constant the walk reads, and is the code that runs', () => {
   const source = compile(table).source!;
   assert.match(source, /^\/\/ The walk generated for this table/);
   const used = new Set([...source.matchAll(/R\[(\d+)\]/g)].map((m) => Number(m[1])));
-  for (const index of used) assert.match(source, new RegExp(`^// R\\[${index}\\]: `, 'm'), `R[${index}] is listed`);
+  for (const index of used)
+    assert.match(source, new RegExp(`^// R\\[${index}\\]: `, 'm'), `R[${index}] is listed`);
   // The walk printed is the walk compiled: its own function, run, answers as the matcher does.
   assert.match(source, /function walk\(path, method\) \{\n  const n = path\.length;/);
   assert.match(source, /if \(\/\* "posts" \*\/ path\.charCodeAt\(p0 \+ 0\) === 112/);
@@ -444,7 +727,10 @@ test('compile().source :: shows the shape functions and lookups a wide table sha
   const wide = routes(...Array.from({ length: 12 }, (_, i) => resource(`w${i}s`, all)));
   const source = compile(wide).source!;
   assert.match(source, /function shape\d+\(path, method, p1, n, D, d\) \{/);
-  assert.match(source, /\/\/ R\[\d+\]: the lookup of 12 segments \(w0s, w1s, w2s, …\):\n\/\/   function pick\(path, start, n\) \{/);
+  assert.match(
+    source,
+    /\/\/ R\[\d+\]: the lookup of 12 segments \(w0s, w1s, w2s, …\):\n\/\/   function pick\(path, start, n\) \{/,
+  );
   const hashed = compile(routes(...Array.from({ length: 60 }, (_, i) => resource(`w${i}s`, all)))).source!;
   assert.match(hashed, /the lookup of 60 segments .*\n\/\/   \/\/ 60 keys, found by wideHash/);
   assert.is(compile(wide, { generate: false }).source, undefined);

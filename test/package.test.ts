@@ -10,7 +10,10 @@ import { APP_COMPILER_OPTIONS, ROOT, TSC } from './support/paths.js';
 
 const run = promisify(execFile);
 const npm = (args: string[], cwd: string) =>
-  run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, maxBuffer: 1 << 24 });
+  run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd,
+    maxBuffer: 1 << 24,
+  });
 
 const TSCONFIG = {
   compilerOptions: { ...APP_COMPILER_OPTIONS, outDir: 'out' },
@@ -100,13 +103,20 @@ console.log(JSON.stringify(answers));
 `;
 
 const EXPORTS = Object.entries(
-  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> }).exports,
+  (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | Record<string, string>>;
+    }
+  ).exports,
 ).filter((entry): entry is [string, Record<string, string>] => typeof entry[1] === 'object');
 
 // tsc takes the first condition it knows, so the source must come before types; node knows none
 // of ours and loads default.
 test('exports :: every entry names its sevenfold:source first, then the files tsc builds from it', () => {
-  assert.equal(EXPORTS.map(([entry]) => entry), ['.', './node', './polka', './controllers']);
+  assert.equal(
+    EXPORTS.map(([entry]) => entry),
+    ['.', './node', './polka', './controllers'],
+  );
   for (const [entry, targets] of EXPORTS) {
     assert.equal(Object.keys(targets), ['sevenfold:source', 'types', 'default'], entry);
     const built = targets['sevenfold:source']!.replace(/^\.\//, './build/').replace(/\.ts$/, '');
@@ -129,11 +139,17 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all fo
     const packed = join(dir, 'packed');
     mkdirSync(packed);
     await npm(['pack', '--pack-destination', packed], ROOT);
-    const tarball = join(packed, readdirSync(packed).find((name) => name.endsWith('.tgz'))!);
+    const tarball = join(
+      packed,
+      readdirSync(packed).find((name) => name.endsWith('.tgz'))!,
+    );
 
     const app = join(dir, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'notes-app', private: true, type: 'module' }));
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'notes-app', private: true, type: 'module' }),
+    );
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG));
     writeFileSync(join(app, 'node-app.ts'), NODE_APP);
     writeFileSync(join(app, 'routes.ts'), ROUTES_MODULE);
@@ -142,7 +158,12 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all fo
     // Without polka installed, sevenfold and sevenfold/node must compile and run.
     await run(TSC, ['-p', app]);
     const nodeOut = JSON.parse((await run('node', [join(app, 'out', 'node-app.js')])).stdout);
-    assert.equal(nodeOut, { route: '/notes', show: { id: 'n1' }, gone: 404, type: 'application/problem+json' });
+    assert.equal(nodeOut, {
+      route: '/notes',
+      show: { id: 'n1' },
+      gone: 404,
+      type: 'application/problem+json',
+    });
 
     // The package's bin lists the app's routes, as `npx sevenfold routes …` in any app.
     const listing = await run('npx', ['--no-install', 'sevenfold', 'routes', 'out/routes.js'], { cwd: app });
@@ -157,7 +178,13 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all fo
         '',
       ].join('\n'),
     );
-    const doc = JSON.parse((await run('npx', ['--no-install', 'sevenfold', 'routes', 'out/routes.js', '--format', 'openapi'], { cwd: app })).stdout);
+    const doc = JSON.parse(
+      (
+        await run('npx', ['--no-install', 'sevenfold', 'routes', 'out/routes.js', '--format', 'openapi'], {
+          cwd: app,
+        })
+      ).stdout,
+    );
     assert.equal(doc.info, { title: 'notes-app', version: '0.0.0' });
     assert.equal(Object.keys(doc.paths), ['/notes', '/notes/{note_id}', '/people', '/people/{person_id}']);
 
@@ -171,7 +198,10 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all fo
     await npm(['install', 'tsyringe', 'reflect-metadata'], app);
     await run(TSC, ['-p', app]);
     const controllerOut = JSON.parse((await run('node', [join(app, 'out', 'controller-app.js')])).stdout);
-    assert.equal(controllerOut, [{ id: 't1', at: 'noon' }, { id: 't1', at: 'noon' }]);
+    assert.equal(controllerOut, [
+      { id: 't1', at: 'noon' },
+      { id: 't1', at: 'noon' },
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,6 @@ import { deterministicPosts } from './support/posts.js';
 import { json, raw, type RawRequest, type RawResponse } from './support/http.js';
 import { ADAPTERS } from './support/servers.js';
 
-
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const FORM_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const ACCEPT_JSON = { Accept: 'application/json' };
@@ -17,7 +16,11 @@ async function scenario(url: string): Promise<string[]> {
   const wires: string[] = [];
   const call = async (request: RawRequest, status: number): Promise<RawResponse> => {
     const response = await raw(url, request);
-    assert.is(response.status, status, `${request.method ?? 'GET'} ${request.path} ${request.body ?? ''}`.slice(0, 200));
+    assert.is(
+      response.status,
+      status,
+      `${request.method ?? 'GET'} ${request.path} ${request.body ?? ''}`.slice(0, 200),
+    );
     if (status >= 400) {
       assert.is(response.headers['content-type'], 'application/problem+json');
       assert.is(json(response).status, status);
@@ -72,7 +75,11 @@ async function scenario(url: string): Promise<string[]> {
   await call({ path: '/posts/__proto__' }, 404);
   await call({ path: '/posts/constructor' }, 404);
   await call({ path: '/posts/%E0%A4%A' }, 400);
-  assert.equal(json(await call({ path: '/posts/fresh-one/new', headers: ACCEPT_JSON }, 200)), { id: 'fresh-one', title: '', body: '' });
+  assert.equal(json(await call({ path: '/posts/fresh-one/new', headers: ACCEPT_JSON }, 200)), {
+    id: 'fresh-one',
+    title: '',
+    body: '',
+  });
   await call({ path: '/posts/bad.id/new', headers: ACCEPT_JSON }, 400);
   assert.is(json(await call({ path: '/posts/hello/edit', headers: ACCEPT_JSON }, 200)).id, 'hello');
   await call({ path: '/posts/absent/edit', headers: ACCEPT_JSON }, 404);
@@ -81,7 +88,13 @@ async function scenario(url: string): Promise<string[]> {
   const put = (path: string, body: string, status: number, headers: Record<string, string> = JSON_TYPE) =>
     call({ method: 'PUT', path, headers, body }, status);
   const updated = json(await put('/posts/gen-1', '{"title":"Renamed"}', 200));
-  assert.equal(updated, { id: 'gen-1', title: 'Renamed', body: '', createdAt: '2026-01-01T00:00:00.001Z', updatedAt: updated.updatedAt });
+  assert.equal(updated, {
+    id: 'gen-1',
+    title: 'Renamed',
+    body: '',
+    createdAt: '2026-01-01T00:00:00.001Z',
+    updatedAt: updated.updatedAt,
+  });
   assert.ok(updated.updatedAt > updated.createdAt);
   assert.is(json(await put('/posts/gen-1', 'title=Form+put&body=b', 200, FORM_TYPE)).body, 'b');
   await put('/posts/gen-1', '{"id":"gen-1","title":"Same id"}', 200);
@@ -98,14 +111,30 @@ async function scenario(url: string): Promise<string[]> {
   // index: order, paging, Link, bad values
   for (const id of ['c', 'b', 'a']) await post(JSON.stringify({ id, title: id }), 201);
   const all = await call({ path: '/posts' }, 200);
-  assert.equal(json(all).map((p: { id: string }) => p.id), ['hello', 'gen-1', 'long-title', 'c', 'b', 'a']);
+  assert.equal(
+    json(all).map((p: { id: string }) => p.id),
+    ['hello', 'gen-1', 'long-title', 'c', 'b', 'a'],
+  );
   assert.is(all.headers.link, undefined);
   const page = await call({ path: '/posts?limit=2&offset=1' }, 200);
-  assert.equal(json(page).map((p: { id: string }) => p.id), ['gen-1', 'long-title']);
+  assert.equal(
+    json(page).map((p: { id: string }) => p.id),
+    ['gen-1', 'long-title'],
+  );
   assert.is(page.headers.link, '</posts?limit=2&offset=3>; rel="next"');
   assert.is((await call({ path: '/posts?limit=2&offset=4' }, 200)).headers.link, undefined);
   assert.equal(json(await call({ path: '/posts?offset=10' }, 200)), []);
-  for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=-1', 'limit=', 'offset=-1', 'offset=x', 'limit=1&limit=2']) {
+  for (const query of [
+    'limit=0',
+    'limit=101',
+    'limit=abc',
+    'limit=1.5',
+    'limit=-1',
+    'limit=',
+    'offset=-1',
+    'offset=x',
+    'limit=1&limit=2',
+  ]) {
     await call({ path: `/posts?${query}` }, 400);
   }
 
@@ -113,8 +142,14 @@ async function scenario(url: string): Promise<string[]> {
   const head = await call({ method: 'HEAD', path: '/posts' }, 200);
   assert.is(head.body, '');
   assert.is(head.headers['content-length'], all.headers['content-length']);
-  assert.is((await call({ method: 'OPTIONS', path: '/posts' }, 204)).headers.allow, 'GET, HEAD, POST, OPTIONS');
-  assert.is((await call({ method: 'DELETE', path: '/posts' }, 405)).headers.allow, 'GET, HEAD, POST, OPTIONS');
+  assert.is(
+    (await call({ method: 'OPTIONS', path: '/posts' }, 204)).headers.allow,
+    'GET, HEAD, POST, OPTIONS',
+  );
+  assert.is(
+    (await call({ method: 'DELETE', path: '/posts' }, 405)).headers.allow,
+    'GET, HEAD, POST, OPTIONS',
+  );
   await call({ path: '/nowhere' }, 404);
 
   // destroy
@@ -140,7 +175,9 @@ test('examples/posts :: the spec, answered the same, byte for byte, on every ada
   }
   const [[firstName, first], ...rest] = runs as [[string, string[]], ...Array<[string, string[]]>];
   for (const [name, wires] of rest) {
-    wires.forEach((wire, i) => assert.is(wire, first[i], `${name} differs from ${firstName} at response ${i}`));
+    wires.forEach((wire, i) =>
+      assert.is(wire, first[i], `${name} differs from ${firstName} at response ${i}`),
+    );
   }
 });
 
@@ -148,9 +185,17 @@ test('examples/posts :: index orders posts created at the same instant by id', a
   const running = await ADAPTERS[0]!.start(deterministicPosts(() => new Date(Date.UTC(2026, 0, 1))));
   try {
     for (const id of ['m', 'z', 'a']) {
-      await raw(running.url, { method: 'POST', path: '/posts', headers: JSON_TYPE, body: JSON.stringify({ id, title: id }) });
+      await raw(running.url, {
+        method: 'POST',
+        path: '/posts',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ id, title: id }),
+      });
     }
-    assert.equal(json(await raw(running.url, { path: '/posts' })).map((p: { id: string }) => p.id), ['a', 'm', 'z']);
+    assert.equal(
+      json(await raw(running.url, { path: '/posts' })).map((p: { id: string }) => p.id),
+      ['a', 'm', 'z'],
+    );
   } finally {
     await running.close();
   }
@@ -160,7 +205,10 @@ test('examples/posts :: another repository registered under POST_REPOSITORY repl
   const calls: string[] = [];
   const readOnly: PostRepository = {
     list: async (limit, offset) => (calls.push(`list ${limit} ${offset}`), { posts: [], total: 0 }),
-    get: async (id) => (calls.push(`get ${id}`), { id, title: 'fixed', body: '', createdAt: 'then', updatedAt: 'then' }),
+    get: async (id) => (
+      calls.push(`get ${id}`),
+      { id, title: 'fixed', body: '', createdAt: 'then', updatedAt: 'then' }
+    ),
     insert: async () => (calls.push('insert'), false),
     replace: async () => false,
     remove: async () => false,
@@ -170,7 +218,17 @@ test('examples/posts :: another repository registered under POST_REPOSITORY repl
   const running = await ADAPTERS[0]!.start(postsResource(app));
   try {
     assert.is(json(await raw(running.url, { path: '/posts/any' })).title, 'fixed');
-    assert.is((await raw(running.url, { method: 'POST', path: '/posts', headers: JSON_TYPE, body: '{"id":"x","title":"t"}' })).status, 409);
+    assert.is(
+      (
+        await raw(running.url, {
+          method: 'POST',
+          path: '/posts',
+          headers: JSON_TYPE,
+          body: '{"id":"x","title":"t"}',
+        })
+      ).status,
+      409,
+    );
     assert.equal(json(await raw(running.url, { path: '/posts?limit=5' })), []);
     assert.equal(calls, ['get any', 'insert', 'list 5 0']);
   } finally {

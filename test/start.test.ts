@@ -15,7 +15,11 @@ interface Started {
 
 /** Spawns a command and resolves once it prints its `listening on` line. */
 function start(command: string, args: string[], env: Record<string, string>): Promise<Started> {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   let out = '';
   let err = '';
@@ -51,7 +55,9 @@ for (const adapter of ['polka', 'node']) {
     const socket = connect(Number(port), hostname);
     await once(socket, 'connect');
     const body = '{"id":"late","title":"sent across the signal"}';
-    socket.write(`POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk));
     const socketClosed = once(socket, 'close');
@@ -83,7 +89,11 @@ test('examples/posts :: a SIGTERM the instant "listening on" appears still exits
 
 test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1', async () => {
   for (const env of [{ ADAPTER: 'express' }, { PORT: 'eighty' }]) {
-    const child = spawn('node', example, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', example, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (chunk) => (err += chunk));
     const [code] = await once(child, 'exit');

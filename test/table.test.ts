@@ -24,12 +24,17 @@ test('routes() :: combines tables in order and refuses the same method and path 
     [...ACTION_NAMES.map((a) => `posts.${a}`), 'tags.index'],
   );
   assert.ok(Object.isFrozen(routes(posts)));
-  assert.throws(() => routes(posts, resource('posts', { show: ok })), (e: Error) =>
-    e instanceof RouteDefinitionError && /GET \/posts\/:post_id is defined twice: by posts\.show and by posts\.show/.test(e.message),
+  assert.throws(
+    () => routes(posts, resource('posts', { show: ok })),
+    (e: Error) =>
+      e instanceof RouteDefinitionError &&
+      /GET \/posts\/:post_id is defined twice: by posts\.show and by posts\.show/.test(e.message),
   );
   // Same shape under another parameter name is still the same route.
-  assert.throws(() => routes(posts, resource('articles', { update: ok }, { path: 'posts', param: 'slug' })), (e: Error) =>
-    /PUT \/posts\/:slug is defined twice: by posts\.update and by articles\.update/.test(e.message),
+  assert.throws(
+    () => routes(posts, resource('articles', { update: ok }, { path: 'posts', param: 'slug' })),
+    (e: Error) =>
+      /PUT \/posts\/:slug is defined twice: by posts\.update and by articles\.update/.test(e.message),
   );
 });
 
@@ -60,22 +65,65 @@ test('routes() :: checks each route resource() did not build, and compile() chec
 
 test('routes() :: flags a table with holes route by route, so no route takes the trust of a resource', () => {
   const posts = resource('posts', { index: ok, show: ok });
-  const bad = Object.freeze({ ...posts.actions.show, name: 'bad', method: 'GET /x', path: 'nope', params: Object.freeze(['zz']) });
-  assert.throws(() => routes([, ] as never, posts, bad as never), /method must be an HTTP method name/);
+  const bad = Object.freeze({
+    ...posts.actions.show,
+    name: 'bad',
+    method: 'GET /x',
+    path: 'nope',
+    params: Object.freeze(['zz']),
+  });
+  assert.throws(() => routes([,] as never, posts, bad as never), /method must be an HTTP method name/);
   const tags = resource('tags', { index: ok });
-  assert.equal(routes([, tags.actions.index, , ] as never, posts).map((r) => r.name), ['tags.index', 'posts.index', 'posts.show']);
+  assert.equal(
+    routes([, tags.actions.index, ,] as never, posts).map((r) => r.name),
+    ['tags.index', 'posts.index', 'posts.show'],
+  );
 });
 
 test('checkTable() :: refuses exactly the pairs of routes compile() refuses', () => {
   const h = () => 'h';
   const make = (method: string, path: string, i: number) =>
-    ({ resource: 't', action: `a${i}`, name: `t.a${i}`, method, path, params: (path.match(/(?<=\/:)[^/]*/g) ?? []), body: false, handler: h }) as unknown as Route;
-  const paths = ['/', '//', '/a', '/a/', '/a//', '/:x', '/:', '/:y/', '/a/:x', '/a/:y', '/a/:', '/a/b', '/a/:x/b', '/a/:y/b', '/:x/:y', '/a:b', '/a/:x:y'];
+    ({
+      resource: 't',
+      action: `a${i}`,
+      name: `t.a${i}`,
+      method,
+      path,
+      params: path.match(/(?<=\/:)[^/]*/g) ?? [],
+      body: false,
+      handler: h,
+    }) as unknown as Route;
+  const paths = [
+    '/',
+    '//',
+    '/a',
+    '/a/',
+    '/a//',
+    '/:x',
+    '/:',
+    '/:y/',
+    '/a/:x',
+    '/a/:y',
+    '/a/:',
+    '/a/b',
+    '/a/:x/b',
+    '/a/:y/b',
+    '/:x/:y',
+    '/a:b',
+    '/a/:x:y',
+  ];
   for (const a of paths) {
     for (const b of paths) {
-      for (const methods of [['GET', 'GET'], ['GET', 'PUT']]) {
+      for (const methods of [
+        ['GET', 'GET'],
+        ['GET', 'PUT'],
+      ]) {
         const table = [make(methods[0]!, a, 0), make(methods[1]!, b, 1)];
-        assert.is(outcome(() => checkTable(table)), outcome(() => compile(table)), `${methods.join('/')} ${a} ${b}`);
+        assert.is(
+          outcome(() => checkTable(table)),
+          outcome(() => compile(table)),
+          `${methods.join('/')} ${a} ${b}`,
+        );
       }
     }
   }

@@ -64,7 +64,11 @@ posts.actions.destroy;
 resource('categories', { show: (req) => req.params.category_id });
 
 // Options change the types as they change the table.
-const articles = resource('articles', { show: (req) => req.params.slug, index: ok }, { param: 'slug', path: 'blog' });
+const articles = resource(
+  'articles',
+  { show: (req) => req.params.slug, index: ok },
+  { param: 'slug', path: 'blog' },
+);
 export type ArticleChecks = [
   Expect<Equal<typeof articles.actions.show.path, '/blog/:slug'>>,
   Expect<Equal<typeof articles.param, 'slug'>>,

@@ -28,8 +28,10 @@ export function bodyHeaders(req: IncomingMessage): BodyHeaders {
       if (found.type !== undefined) throw MANY_TYPES;
       found.type = raw[i + 1]!;
     } else if (isName(name, 'content-length')) found.length ??= raw[i + 1]!;
-    else if (isName(name, 'content-encoding')) found.encoding = found.encoding === undefined ? raw[i + 1]! : `${found.encoding}, ${raw[i + 1]!}`;
-    else if (isName(name, 'expect')) found.expect = found.expect === undefined ? raw[i + 1]! : `${found.expect}, ${raw[i + 1]!}`;
+    else if (isName(name, 'content-encoding'))
+      found.encoding = found.encoding === undefined ? raw[i + 1]! : `${found.encoding}, ${raw[i + 1]!}`;
+    else if (isName(name, 'expect'))
+      found.expect = found.expect === undefined ? raw[i + 1]! : `${found.expect}, ${raw[i + 1]!}`;
   }
   return found;
 }
@@ -37,14 +39,21 @@ export function bodyHeaders(req: IncomingMessage): BodyHeaders {
 /** The body's headers from node's headers object, as middleware before sevenfold left them. */
 export function bodyHeadersObject(req: IncomingMessage): BodyHeaders {
   if (countHeader(req, 'content-type') > 1) throw MANY_TYPES;
-  const { 'content-type': type, 'content-encoding': encoding, 'content-length': length, expect } = req.headers;
+  const {
+    'content-type': type,
+    'content-encoding': encoding,
+    'content-length': length,
+    expect,
+  } = req.headers;
   return { type, encoding, length, expect };
 }
 
 /** The `413` for a body over `limit` bytes. */
 export function tooLarge(limit: number): HttpError {
   // The rest of an oversized body is never read, so the connection cannot be reused.
-  return new HttpError(413, `the request body is larger than ${limit} bytes`, { headers: { Connection: 'close' } });
+  return new HttpError(413, `the request body is larger than ${limit} bytes`, {
+    headers: { Connection: 'close' },
+  });
 }
 
 /** The outcome of a body read whose client went away: there is nobody left to answer. */

@@ -37,5 +37,8 @@ export function onClientError(error: Error & { code?: string }, socket: Duplex):
     return;
   }
   const status = clientErrorStatus(error.code);
-  writeProblem(socket, new HttpError(status, PARSE_ERRORS[error.code ?? ''] ?? 'the request is not valid HTTP/1.1'));
+  writeProblem(
+    socket,
+    new HttpError(status, PARSE_ERRORS[error.code ?? ''] ?? 'the request is not valid HTTP/1.1'),
+  );
 }

@@ -70,7 +70,11 @@ const BAD_TARGET = new HttpError(400, 'the request target must be a path such as
  * requests come from. A handler that answers at once is served without a promise; only
  * bodies and async handlers go async.
  */
-export function createDispatcher(source: Routable, options: DispatchOptions = {}, adapter: AdapterOptions = {}): NodeHandler {
+export function createDispatcher(
+  source: Routable,
+  options: DispatchOptions = {},
+  adapter: AdapterOptions = {},
+): NodeHandler {
   const bodyLimit = wholeNumber('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit, 0);
   const maxJsonDepth = wholeNumber('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
   const maxUrlLength = wholeNumber('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
@@ -106,7 +110,8 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
     const target = splitTarget(url);
     if (target === undefined) {
       // `OPTIONS *` asks about the server as a whole; any other target must be a path.
-      if (url === '*' && method === 'OPTIONS') return sendSafely(req, res, { status: 204, headers: {}, body: '' });
+      if (url === '*' && method === 'OPTIONS')
+        return sendSafely(req, res, { status: 204, headers: {}, body: '' });
       return sendSafely(req, res, renderError(BAD_TARGET));
     }
     const match = matcher.match(method, target.path);
@@ -115,7 +120,16 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       return sendSafely(req, res, renderMiss(match, method));
     }
     const { route, params } = match;
-    const request = new NodeRequest(method, originUrl(url, target), target.path, target.search, params, route, req, res);
+    const request = new NodeRequest(
+      method,
+      originUrl(url, target),
+      target.path,
+      target.search,
+      params,
+      route,
+      req,
+      res,
+    );
     if (!route.body) return handle(request);
     // The connection is held while the body is read, so that requests pipelined behind it wait.
     occupy(req);
@@ -200,13 +214,15 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
       const headers = adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req);
       format = bodyFormat(headers.type, headers.encoding);
       declared = headers.length === undefined ? NaN : Number(headers.length);
-      if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent) res.writeContinue();
+      if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent)
+        res.writeContinue();
     } catch (error) {
       return refuse(request, error);
     }
     if (declared > bodyLimit) return refuse(request, tooLarge(bodyLimit));
     if (req.destroyed) return refuse(request, ABORTED);
-    if (req.readableEnded) return refuse(request, new Error('the request body was already read by other middleware'));
+    if (req.readableEnded)
+      return refuse(request, new Error('the request body was already read by other middleware'));
     new BodyReader(request, format, bodyLimit, bodyRead).start();
   }
 
@@ -236,9 +252,14 @@ export function createDispatcher(source: Routable, options: DispatchOptions = {}
 /** The target in origin form, as handlers see it: the url itself when it already is one, so that no copy is made. */
 function originUrl(url: string, target: Target): string {
   // Only a url in origin form without a fragment is exactly as long as its path, `?` and query.
-  return target.search !== '' && url.length === target.path.length + target.search.length + 1 ? url : originForm(target);
+  return target.search !== '' && url.length === target.path.length + target.search.length + 1
+    ? url
+    : originForm(target);
 }
 
 function defaultOnError(error: unknown, request: Request | undefined): void {
-  console.error(`sevenfold: ${request ? `${request.method} ${request.route.name}` : 'request'} failed:`, error);
+  console.error(
+    `sevenfold: ${request ? `${request.method} ${request.route.name}` : 'request'} failed:`,
+    error,
+  );
 }

@@ -39,7 +39,8 @@ const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header
 
 /** Refusals that come before routing: an overlong target, and a missing or repeated Host. */
 export function checkRequest(req: IncomingMessage, url: string, maxUrlLength: number): HttpError | undefined {
-  if (url.length > maxUrlLength) return new HttpError(414, `the request target is longer than ${maxUrlLength} characters`);
+  if (url.length > maxUrlLength)
+    return new HttpError(414, `the request target is longer than ${maxUrlLength} characters`);
   // Counted in rawHeaders: node keeps only the first Host, and its headers object is built lazily.
   const hosts = countHeader(req, 'host');
   if (hosts === 1) return undefined;

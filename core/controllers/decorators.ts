@@ -14,7 +14,8 @@ export interface ResourceMetadata {
  * arguments; `controller()` turns the class into the route table.
  */
 export function Resource(name: string, options?: ResourceOptions): ClassDecorator {
-  return (target) => Reflect.defineMetadata(RESOURCE_METADATA, { name, options } satisfies ResourceMetadata, target);
+  return (target) =>
+    Reflect.defineMetadata(RESOURCE_METADATA, { name, options } satisfies ResourceMetadata, target);
 }
 
 /** What `@Resource` recorded on a class, or `undefined` for an undecorated one. */

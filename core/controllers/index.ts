@@ -1,22 +1,43 @@
 // The polyfill must run before tsyringe loads and before any decorated class is defined; this
 // entry point is the one place sevenfold imports it, and `sevenfold` itself never does.
 import 'reflect-metadata';
-import { container as rootContainer, Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import {
+  container as rootContainer,
+  Lifecycle,
+  type DependencyContainer,
+  type InjectionToken,
+} from 'tsyringe';
 import { ACTION_NAMES, isAction, type Action } from '../actions.js';
 import { RouteDefinitionError, suggest } from '../errors.js';
 import { isThenable } from '../render.js';
 import type { Reply } from '../reply.js';
-import { resource, type ActionPath, type ParamOf, type Resource, type ResourceOptions, type SegmentOf } from '../resource.js';
+import {
+  resource,
+  type ActionPath,
+  type ParamOf,
+  type Resource,
+  type ResourceOptions,
+  type SegmentOf,
+} from '../resource.js';
 import type { Handler, Params, Request } from '../types.js';
 import { resourceMetadata } from './decorators.js';
 
 export { Resource, resourceMetadata, RESOURCE_METADATA, type ResourceMetadata } from './decorators.js';
-export { container, delay, inject, injectable, injectAll, Lifecycle, registry, scoped, singleton } from 'tsyringe';
+export {
+  container,
+  delay,
+  inject,
+  injectable,
+  injectAll,
+  Lifecycle,
+  registry,
+  scoped,
+  singleton,
+} from 'tsyringe';
 export type { DependencyContainer, Disposable, InjectionToken } from 'tsyringe';
 
 /** The token of the current request in a request-scoped container: `@inject(REQUEST) req: Request`. */
 export const REQUEST: InjectionToken<Request> = Symbol.for('sevenfold:request');
-
 
 /**
  * The request an action method of resource `N` receives, typed like a `resource()` handler's:
@@ -52,7 +73,8 @@ function methodNames(prototype: object): string[] {
   const names = new Set<string>();
   for (let p = prototype; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object) {
     for (const name of Object.getOwnPropertyNames(p)) {
-      if (name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(p, name)?.value === 'function') names.add(name);
+      if (name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(p, name)?.value === 'function')
+        names.add(name);
     }
   }
   return [...names];
@@ -61,7 +83,8 @@ function methodNames(prototype: object): string[] {
 /** A constructor parameter's token, as tsyringe will look it up. */
 function parameterTokens(target: Function): unknown[] {
   const types = (Reflect.getMetadata('design:paramtypes', target) as unknown[] | undefined) ?? [];
-  const injected = (Reflect.getOwnMetadata('injectionTokens', target) as Record<string, unknown> | undefined) ?? {};
+  const injected =
+    (Reflect.getOwnMetadata('injectionTokens', target) as Record<string, unknown> | undefined) ?? {};
   const count = Math.max(types.length, target.length, ...Object.keys(injected).map((k) => Number(k) + 1));
   return Array.from({ length: count }, (_, i) => injected[i] ?? types[i]);
 }
@@ -73,7 +96,12 @@ function tokenName(token: unknown): string {
 }
 
 /** Refuses, before any request, constructor parameters the container cannot provide. */
-function checkParameters(target: Function, container: DependencyContainer, scope: 'container' | 'request', call: string): void {
+function checkParameters(
+  target: Function,
+  container: DependencyContainer,
+  scope: 'container' | 'request',
+  call: string,
+): void {
   parameterTokens(target).forEach((entry, i) => {
     const where = `parameter #${i} of ${target.name}'s constructor`;
     if (entry === undefined || entry === Object) {
@@ -87,11 +115,15 @@ function checkParameters(target: Function, container: DependencyContainer, scope
     const token = typeof entry === 'object' && entry !== null ? descriptor.token : entry;
     if (token === REQUEST) {
       if (scope === 'request') return;
-      throw new RouteDefinitionError(`${call}: ${where} injects REQUEST, which exists only with { scope: 'request' }`);
+      throw new RouteDefinitionError(
+        `${call}: ${where} injects REQUEST, which exists only with { scope: 'request' }`,
+      );
     }
     if (typeof token === 'function') return; // a class: tsyringe builds it, and says so if it cannot
     if (!container.isRegistered(token as InjectionToken, true)) {
-      throw new RouteDefinitionError(`${call}: ${where} needs ${tokenName(token)}, which is not registered in the container; register it before calling controller()`);
+      throw new RouteDefinitionError(
+        `${call}: ${where} needs ${tokenName(token)}, which is not registered in the container; register it before calling controller()`,
+      );
     }
   });
 }
@@ -117,10 +149,13 @@ export function controller<C extends object>(
   options: ControllerOptions = {},
 ): Resource<string, string, string, Extract<keyof C, Action>> {
   const call = `controller(${typeof target === 'function' ? target.name || 'anonymous class' : String(target)})`;
-  if (typeof target !== 'function') throw new RouteDefinitionError(`${call}: expected a class decorated with @Resource('name')`);
+  if (typeof target !== 'function')
+    throw new RouteDefinitionError(`${call}: expected a class decorated with @Resource('name')`);
   const meta = resourceMetadata(target);
   if (meta === undefined) {
-    throw new RouteDefinitionError(`${call}: ${target.name} has no @Resource('name') decorator, so it names no resource`);
+    throw new RouteDefinitionError(
+      `${call}: ${target.name} has no @Resource('name') decorator, so it names no resource`,
+    );
   }
   const names = methodNames(target.prototype as object);
   for (const name of names) {
@@ -166,7 +201,10 @@ export function controller<C extends object>(
           void Promise.resolve(child.dispose()).catch(() => {});
           throw resolutionError(call, target, error);
         }
-        return settle((instance as Record<string, Function>)[name]!.call(instance, req, res), () => void Promise.resolve(child.dispose()).catch(() => {}));
+        return settle(
+          (instance as Record<string, Function>)[name]!.call(instance, req, res),
+          () => void Promise.resolve(child.dispose()).catch(() => {}),
+        );
       };
     }
   }

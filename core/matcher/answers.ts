@@ -83,8 +83,17 @@ export function builderFor(names: readonly string[]): Builder {
   let builder = BUILDERS.get(key);
   if (builder !== undefined) return builder;
   try {
-    const body = answerCode(names, (i) => `v[${i}]`, (i) => `T(${JSON.stringify(names[i])}, max)`, 'route', 'max');
-    builder = new Function('N', 'T', `return function answer(route, v, max) { ${body} };`)(NullObject, tooLong) as Builder;
+    const body = answerCode(
+      names,
+      (i) => `v[${i}]`,
+      (i) => `T(${JSON.stringify(names[i])}, max)`,
+      'route',
+      'max',
+    );
+    builder = new Function('N', 'T', `return function answer(route, v, max) { ${body} };`)(
+      NullObject,
+      tooLong,
+    ) as Builder;
   } catch (error) {
     if (!unsupported(error)) throw error;
     builder = loopBuilder(names);

@@ -20,7 +20,7 @@ const LEGEND = [
   '//   T             tooLong(name, max): a param value over maxParamLength is a bad request',
   '//   G             the answer for a route of a method without a slot (PURGE, …)',
   '//   A             writes a group builder on its first use',
-  '//   D, d          a shape function\'s data, and the offset of this child\'s data in it',
+  "//   D, d          a shape function's data, and the offset of this child's data in it",
 ].join('\n');
 
 /** Everything one attempt at writing a walk tracks; nothing of it outlives the attempt. */
@@ -86,4 +86,3 @@ export function shapeName(ctx: GenContext, fn: unknown): string {
   for (const [number, written] of ctx.shapes) if (written.fn === fn) return `shape${number}`;
   return 'shape';
 }
-

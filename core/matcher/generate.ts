@@ -70,23 +70,45 @@ function plain(node: Node): boolean {
   return node.param === undefined || plain(node.param);
 }
 
-function attempt(root: Node, max: number, general: Answer, sharePast: number): { walk?: GeneratedWalk; fewShared: boolean } {
+function attempt(
+  root: Node,
+  max: number,
+  general: Answer,
+  sharePast: number,
+): { walk?: GeneratedWalk; fewShared: boolean } {
   const ctx = newContext(max, sharePast, general);
   const body = emit(ctx, root, 0, 0, { nodes: 0 }, { top: true });
   if (body === undefined) return { fewShared: ctx.fewShared };
-  const source = formatCode(`function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; }`);
-  const walk = new Function('R', 'C', 'N', 'G', 'T', `return ${source};`)(ctx.refs, DECODE, NullObject, general, tooLong) as Walk;
+  const source = formatCode(
+    `function walk(path, method) { const n = path.length; const p0 = 1; ${body} return undefined; }`,
+  );
+  const walk = new Function('R', 'C', 'N', 'G', 'T', `return ${source};`)(
+    ctx.refs,
+    DECODE,
+    NullObject,
+    general,
+    tooLong,
+  ) as Walk;
   return { walk: { walk, source: printed(ctx, source) }, fewShared: ctx.fewShared };
 }
 
 /** The code for a node whose segment index is `k`, with `depth` params bound above it; `undefined` where it cannot be written. */
-function emit(ctx: GenContext, node: Node, k: number, depth: number, budget: { nodes: number }, scope: Scope): string | undefined {
+function emit(
+  ctx: GenContext,
+  node: Node,
+  k: number,
+  depth: number,
+  budget: { nodes: number },
+  scope: Scope,
+): string | undefined {
   if (++budget.nodes > GENERATED_NODES) return undefined;
   const here = endingsCode(ctx, node, depth, scope);
   // Many static children, in the top function, share shape functions; where those cannot be written, a few are compared in place after all.
   const share = scope.top && (node.wide || node.keys.length > ctx.sharePast);
   if (share && !node.wide) ctx.fewShared = true;
-  let below = (share ? sharedStatics(ctx, node, k, depth) : undefined) ?? (node.wide ? undefined : inlineStatics(ctx, node, k, depth, budget, scope));
+  let below =
+    (share ? sharedStatics(ctx, node, k, depth) : undefined) ??
+    (node.wide ? undefined : inlineStatics(ctx, node, k, depth, budget, scope));
   if (below === undefined) return undefined;
   if (node.param !== undefined) {
     const inner = emit(ctx, node.param, k + 1, depth + 1, budget, scope);
@@ -109,7 +131,9 @@ function endingsCode(ctx: GenContext, node: Node, depth: number, scope: Scope): 
   for (const ending of endingsOf(node)) {
     const values = Array.from({ length: depth }, (_, i) => `v${i}`);
     if (ending.method === undefined) {
-      const map = scope.top ? ref(ctx, ending.other, `the routes of other methods: ${[...ending.other.keys()].join(', ')}`) : read(0);
+      const map = scope.top
+        ? ref(ctx, ending.other, `the routes of other methods: ${[...ending.other.keys()].join(', ')}`)
+        : read(0);
       code += `{ const s = ${map}.get(method); if (s !== undefined) return G(s, [${values.join(', ')}]); } `;
     } else {
       code += `if (method === ${JSON.stringify(ending.method)}) ${answerOf(ctx, ending.slot, scope, read)} `;
@@ -126,15 +150,29 @@ function answerOf(ctx: GenContext, slot: Slot, scope: Scope, read: (offset: numb
     return `return ${scope.top ? ref(ctx, slot.found, `the answer of ${route.name} (${route.method} ${route.path})`) : read(0)};`;
   }
   const values = route.params.map((_, i) => `, v${i}`).join('');
-  if (!scope.top) return `{ const g = ${read(0)}, r = ${read(2)}; return (g.build ?? A(g, r))(${read(1)}, r${values}); }`;
+  if (!scope.top)
+    return `{ const g = ${read(0)}, r = ${read(2)}; return (g.build ?? A(g, r))(${read(1)}, r${values}); }`;
   const names = route.params;
   const tooLongCode = (i: number): string => `T(${JSON.stringify(names[i])}, ${ctx.max})`;
-  const code = answerCode(names, (i) => `v${i}`, tooLongCode, ref(ctx, route, `route ${route.name} (${route.method} ${route.path})`), String(ctx.max));
+  const code = answerCode(
+    names,
+    (i) => `v${i}`,
+    tooLongCode,
+    ref(ctx, route, `route ${route.name} (${route.method} ${route.path})`),
+    String(ctx.max),
+  );
   return `{ ${code} }`;
 }
 
 /** The code comparing a node's static children in place, each followed by its subtree's code. */
-function inlineStatics(ctx: GenContext, node: Node, k: number, depth: number, budget: { nodes: number }, scope: Scope): string | undefined {
+function inlineStatics(
+  ctx: GenContext,
+  node: Node,
+  k: number,
+  depth: number,
+  budget: { nodes: number },
+  scope: Scope,
+): string | undefined {
   let code = '';
   for (let i = 0; i < node.keys.length; i++) {
     const key = node.keys[i]!;
@@ -183,28 +221,46 @@ function sharedStatics(ctx: GenContext, node: Node, k: number, depth: number): s
   // One shape (the usual case) is called by name; the params bound so far go along as arguments.
   const call =
     distinct.length === 1
-      ? ref(ctx, functions[0], `${shapeName(ctx, functions[0])}, the code of every child of ${children.length}`)
+      ? ref(
+          ctx,
+          functions[0],
+          `${shapeName(ctx, functions[0])}, the code of every child of ${children.length}`,
+        )
       : `${ref(ctx, functions, `the shape function of each of ${children.length} children: ${distinct.map((fn) => shapeName(ctx, fn)).join(', ')}`)}[i]`;
   const lookup = lookupOf(node);
-  const find = ref(ctx, lookup.find, `the lookup of ${children.length} segments (${node.keys.slice(0, 3).join(', ')}${children.length > 3 ? ', …' : ''}):\n${lookup.source}`);
-  const skips = ref(ctx, node.keys.map((key) => key.length + 1), 'the length of each segment, with its slash');
+  const find = ref(
+    ctx,
+    lookup.find,
+    `the lookup of ${children.length} segments (${node.keys.slice(0, 3).join(', ')}${children.length > 3 ? ', …' : ''}):\n${lookup.source}`,
+  );
+  const skips = ref(
+    ctx,
+    node.keys.map((key) => key.length + 1),
+    'the length of each segment, with its slash',
+  );
   const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
   const args = `path, method, p${k} + ${skips}[i], n, ${ref(ctx, data, `the data of ${children.length} children`)}, ${ref(ctx, Int32Array.from(offsets), "each child's offset in it")}[i]${above}`;
   return `{ const i = ${find}(path, p${k}, n); if (i !== -1) { const h = ${call}(${args}); if (h !== undefined) return h; } } `;
 }
 
 /** The shape function of `node`'s subtree (its segment index `k`), or `undefined` where its code cannot be written. */
-function writeShape(ctx: GenContext, node: Node, number: number, k: number, depth: number): { fn: unknown; source: string } | undefined {
+function writeShape(
+  ctx: GenContext,
+  node: Node,
+  number: number,
+  k: number,
+  depth: number,
+): { fn: unknown; source: string } | undefined {
   const at = new Map<Node, number>();
   layout(ctx, node, [], at);
   const inner = emit(ctx, node, k, depth, { nodes: 0 }, { top: false, at });
   if (inner === undefined) return undefined;
   const above = Array.from({ length: depth }, (_, i) => `, v${i}`).join('');
-  const source = formatCode(`function shape${number}(path, method, p${k}, n, D, d${above}) { ${inner} return undefined; }`);
+  const source = formatCode(
+    `function shape${number}(path, method, p${k}, n, D, d${above}) { ${inner} return undefined; }`,
+  );
   const fn = new Function('C', 'A', 'G', `return ${source};`)(DECODE, ctx.buildGroup, ctx.general);
   const written = { fn, source };
   ctx.shapes.set(number, written);
   return written;
 }
-
-

@@ -39,7 +39,8 @@ export class ParamGroups {
     let at = this.places.get(key);
     if (at === undefined) {
       let group = this.open.get(names.length);
-      if (group === undefined || group.lists.length === GROUP_SIZE) this.open.set(names.length, (group = { lists: [], build: undefined }));
+      if (group === undefined || group.lists.length === GROUP_SIZE)
+        this.open.set(names.length, (group = { lists: [], build: undefined }));
       this.places.set(key, (at = { group, which: group.lists.push(names) - 1 }));
     }
     return at;
@@ -52,14 +53,27 @@ export function writeGroupBuilder(group: Group, route: Route, max: number): Grou
   const first = group.lists[0]!;
   // The last list is the default case, so every path through the switch stores some list's names.
   const last = group.lists.length - 1;
-  const cases = group.lists.map((names, k) => `${k === last ? 'default' : `case ${k}`}: ${storesCode(names, value)}break; `).join('');
-  const body = answerCode(first, value, (i) => `T(route.params[${i}], ${max})`, 'route', String(max), `switch (which) { ${cases}} `);
+  const cases = group.lists
+    .map((names, k) => `${k === last ? 'default' : `case ${k}`}: ${storesCode(names, value)}break; `)
+    .join('');
+  const body = answerCode(
+    first,
+    value,
+    (i) => `T(route.params[${i}], ${max})`,
+    'route',
+    String(max),
+    `switch (which) { ${cases}} `,
+  );
   const args = first.map((_, i) => `, v${i}`).join('');
-  const build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(NullObject, tooLong) as GroupBuilder;
+  const build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(
+    NullObject,
+    tooLong,
+  ) as GroupBuilder;
   // Every case runs before V8 optimizes the builder, or a case first met later would deoptimize it.
   const empty = first.map(() => '');
   const passes = 2 + Math.ceil(FEEDBACK_CALLS / group.lists.length);
-  for (let pass = 0; pass < passes; pass++) for (let k = 0; k < group.lists.length; k++) build(k, route, ...empty);
+  for (let pass = 0; pass < passes; pass++)
+    for (let k = 0; k < group.lists.length; k++) build(k, route, ...empty);
   group.build = build;
   return build;
 }

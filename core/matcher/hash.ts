@@ -57,7 +57,15 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
   });
   const rest = Int32Array.from(restWords);
   /** A segment of 17 to PACKED ASCII characters: its fourth word and the words past it packed again from the path, then compared. */
-  const longer = (path: string, start: number, length: number, h: number, w0: number, w1: number, w2: number): number => {
+  const longer = (
+    path: string,
+    start: number,
+    length: number,
+    h: number,
+    w0: number,
+    w1: number,
+    w2: number,
+  ): number => {
     let w3 = 0;
     for (let k = 12; k < 16; k++) w3 = (w3 << 7) | path.charCodeAt(start + k);
     for (let k = 16; k < length; k++) {
@@ -68,8 +76,16 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
       const i = table[at]!;
       if (i === -1) return -1;
       const b = 5 * i;
-      if (packed[b + 4] !== length || packed[b] !== w0 || packed[b + 1] !== w1 || packed[b + 2] !== w2 || packed[b + 3] !== w3) continue;
-      for (let r = 0, from = restAt[i]!, words = ((length + 3) >> 2) - 4; r < words; r++) if (rest[from + r] !== SCRATCH[r]) continue next;
+      if (
+        packed[b + 4] !== length ||
+        packed[b] !== w0 ||
+        packed[b + 1] !== w1 ||
+        packed[b + 2] !== w2 ||
+        packed[b + 3] !== w3
+      )
+        continue;
+      for (let r = 0, from = restAt[i]!, words = ((length + 3) >> 2) - 4; r < words; r++)
+        if (rest[from + r] !== SCRATCH[r]) continue next;
       return i;
     }
   };
@@ -110,7 +126,14 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
       const i = table[at]!;
       if (i === -1) return -1;
       const b = 5 * i;
-      if (packed[b + 4] === length && packed[b] === w0 && packed[b + 1] === w1 && packed[b + 2] === w2 && packed[b + 3] === w3) return i;
+      if (
+        packed[b + 4] === length &&
+        packed[b] === w0 &&
+        packed[b + 1] === w1 &&
+        packed[b + 2] === w2 &&
+        packed[b + 3] === w3
+      )
+        return i;
     }
   };
 }

@@ -71,9 +71,15 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     if (hit === DECODE) return matchDecoded(root, method, path, answer);
     if (hit !== undefined) return hit;
     // A miss is not the last word while a dot segment further on must be refused, or an escape may decode to a route.
-    if (path.indexOf('/.') !== -1 || path.indexOf('%') !== -1) return matchDecoded(root, method, path, answer);
+    if (path.indexOf('/.') !== -1 || path.indexOf('%') !== -1)
+      return matchDecoded(root, method, path, answer);
     return missed(root, end === 1 ? [] : trimmed.slice(1).split('/'));
   }
 
-  return Object.freeze({ routes: table, generated: generated !== undefined, source: generated?.source, match });
+  return Object.freeze({
+    routes: table,
+    generated: generated !== undefined,
+    source: generated?.source,
+    match,
+  });
 }

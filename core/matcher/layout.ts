@@ -11,7 +11,9 @@ import { servedMethods, type Node } from './tree.js';
  */
 
 /** One answer a node gives: a slotted method's route, or the map of its other methods. */
-export type Ending = { readonly method: string; readonly slot: Slot } | { readonly method: undefined; readonly other: Map<string, Slot> };
+export type Ending =
+  | { readonly method: string; readonly slot: Slot }
+  | { readonly method: undefined; readonly other: Map<string, Slot> };
 
 /** What a shape function reads from its data for one ending (see `constantsOf`). */
 export type Constant = Found | Group | number | Route | Map<string, Slot>;
@@ -38,4 +40,3 @@ export function layout(ctx: GenContext, node: Node, data: Constant[], at?: Map<N
   for (const child of node.children) layout(ctx, child, data, at);
   if (node.param !== undefined) layout(ctx, node.param, data, at);
 }
-

@@ -14,7 +14,10 @@ export function trimmedEnd(path: string): number {
 
 /** Whether `path[start, end)` is `.` or `..`, which must be refused. */
 export function isDotSegment(path: string, start: number, end: number): boolean {
-  return path.charCodeAt(start) === DOT && (end - start === 1 || (end - start === 2 && path.charCodeAt(start + 1) === DOT));
+  return (
+    path.charCodeAt(start) === DOT &&
+    (end - start === 1 || (end - start === 2 && path.charCodeAt(start + 1) === DOT))
+  );
 }
 
 /** The same test as generated code, for the segment from `p{k}` to `e{k}`. */

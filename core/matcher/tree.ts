@@ -81,7 +81,7 @@ function insert(root: Node, route: Route, checked: boolean): void {
   let node = root;
   const path = route.path;
   // Segment by segment in place, a trailing empty one included, as `path.slice(1).split('/')` would give them.
-  for (let start = 1; path !== '/' && start <= path.length; ) {
+  for (let start = 1; path !== '/' && start <= path.length;) {
     let end = path.indexOf('/', start);
     if (end === -1) end = path.length;
     if (path[start] === ':') {
@@ -99,7 +99,8 @@ function insert(root: Node, route: Route, checked: boolean): void {
   if (taken !== undefined) throw duplicateRouteError(taken.route, route);
   const slot: Slot = {
     route,
-    found: route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: EMPTY_PARAMS }) : undefined,
+    found:
+      route.params.length === 0 ? Object.freeze({ kind: 'found', route, params: EMPTY_PARAMS }) : undefined,
     builder: undefined,
   };
   if (SLOTTED.has(route.method)) node[route.method as SlottedMethod] = slot;

@@ -33,7 +33,11 @@ const SWITCH_CHUNK = 3000;
  * every one unless given: a character at a time (every UTF-16 unit, as `charCodeAt` reads
  * them), or, past `INLINE_CHARACTERS`, one `startsWith` of the whole key.
  */
-export function keyChecks(key: string, base: string, positions: readonly number[] = Array.from({ length: key.length }, (_, i) => i)): string[] {
+export function keyChecks(
+  key: string,
+  base: string,
+  positions: readonly number[] = Array.from({ length: key.length }, (_, i) => i),
+): string[] {
   if (positions.length > INLINE_CHARACTERS) return [`path.startsWith(${JSON.stringify(key)}, ${base})`];
   return positions.map((pos) => `path.charCodeAt(${base} + ${pos}) === ${key.charCodeAt(pos)}`);
 }
@@ -72,7 +76,10 @@ export function wideLookup(keys: readonly string[]): Lookup {
 }
 
 function hashLookup(keys: readonly string[]): Lookup {
-  return { find: wideHash(keys), source: `// ${keys.length} keys, found by wideHash: FNV-1a and keys packed as numbers` };
+  return {
+    find: wideHash(keys),
+    source: `// ${keys.length} keys, found by wideHash: FNV-1a and keys packed as numbers`,
+  };
 }
 
 /** The decision code for a set of keys, and the functions it is cut into. */
@@ -98,7 +105,10 @@ class DecisionTree {
   }
 
   /** The place, not in `seen`, where the keys of `group` differ most, and how many characters they have there. */
-  private bestPlace(group: readonly number[], seen: readonly number[]): { place: number; distinct: number; shortest: number } {
+  private bestPlace(
+    group: readonly number[],
+    seen: readonly number[],
+  ): { place: number; distinct: number; shortest: number } {
     const keys = this.keys;
     // Only places every key in the group has are read to choose: past its end a segment reads `/` or nothing, which no key holds.
     let shortest = Infinity;

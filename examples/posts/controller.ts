@@ -49,7 +49,8 @@ export class PostsController implements ControllerFor<'posts'> {
     const limit = integer(req, 'limit', 100, 1, 100);
     const offset = integer(req, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const page = await this.posts.list(limit, offset);
-    if (offset + limit < page.total) res.header('Link', `</posts?limit=${limit}&offset=${offset + limit}>; rel="next"`);
+    if (offset + limit < page.total)
+      res.header('Link', `</posts?limit=${limit}&offset=${offset + limit}>; rel="next"`);
     return page.posts;
   }
 
@@ -60,7 +61,9 @@ export class PostsController implements ControllerFor<'posts'> {
   new(req: PostsRequest<'new'>): { id: string; title: string; body: string } {
     const id = req.params.post_id;
     if (!isPostId(id)) {
-      throw new HttpError(400, 'a post id is 1 to 64 characters of A-Z a-z 0-9 - _', { errors: { id: ['is malformed'] } });
+      throw new HttpError(400, 'a post id is 1 to 64 characters of A-Z a-z 0-9 - _', {
+        errors: { id: ['is malformed'] },
+      });
     }
     return { id, title: '', body: '' };
   }
@@ -74,8 +77,15 @@ export class PostsController implements ControllerFor<'posts'> {
     if (!checked.ok) throw invalid(checked.errors);
     const stamp = this.now().toISOString();
     const { title, body } = checked.input;
-    const post: Post = { id: checked.input.id ?? this.newId(), title, body, createdAt: stamp, updatedAt: stamp };
-    if (!(await this.posts.insert(post))) throw new HttpError(409, `a post with id ${JSON.stringify(post.id)} exists already`);
+    const post: Post = {
+      id: checked.input.id ?? this.newId(),
+      title,
+      body,
+      createdAt: stamp,
+      updatedAt: stamp,
+    };
+    if (!(await this.posts.insert(post)))
+      throw new HttpError(409, `a post with id ${JSON.stringify(post.id)} exists already`);
     return res.created(pathFor('/posts/:post_id', { post_id: post.id }), post);
   }
 
@@ -84,7 +94,12 @@ export class PostsController implements ControllerFor<'posts'> {
     const existing = found(await this.posts.get(id), id);
     const checked = checkPost(req.body, id);
     if (!checked.ok) throw invalid(checked.errors);
-    const post: Post = { ...existing, title: checked.input.title, body: checked.input.body, updatedAt: this.now().toISOString() };
+    const post: Post = {
+      ...existing,
+      title: checked.input.title,
+      body: checked.input.body,
+      updatedAt: this.now().toISOString(),
+    };
     if (!(await this.posts.replace(post))) throw absent(id);
     return post;
   }

@@ -39,7 +39,9 @@ try {
       ? await serve(posts, { host, port })
       : await listen(mount(polka(), posts).handler as RequestListener, { host, port });
 } catch (error) {
-  console.error(`cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 }
 console.log(`listening on ${running.url}`);

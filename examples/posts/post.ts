@@ -17,7 +17,8 @@ export interface PostInput {
 /** Messages per field, sent as the `errors` member of a 422 problem. */
 export type FieldErrors = Record<string, string[]>;
 
-export type Checked = { readonly ok: true; readonly input: PostInput } | { readonly ok: false; readonly errors: FieldErrors };
+export type Checked =
+  { readonly ok: true; readonly input: PostInput } | { readonly ok: false; readonly errors: FieldErrors };
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 export const TITLE_MAX = 200;
@@ -50,7 +51,8 @@ export function checkPost(data: unknown, pathId?: string): Checked {
 
   let id: string | undefined;
   if (fields.id !== undefined && fields.id !== null) {
-    if (typeof fields.id !== 'string' || !isPostId(fields.id)) add('id', 'must be 1 to 64 characters of A-Z a-z 0-9 - _');
+    if (typeof fields.id !== 'string' || !isPostId(fields.id))
+      add('id', 'must be 1 to 64 characters of A-Z a-z 0-9 - _');
     else if (pathId !== undefined && fields.id !== pathId) add('id', 'must match the id in the path');
     else id = fields.id;
   }

@@ -2,8 +2,17 @@ import type { ActionSchema } from 'sevenfold';
 import { BODY_MAX, TITLE_MAX } from './post.js';
 
 // The post as JSON Schemas: plain data the OpenAPI document in docs/openapi.json is generated from.
-const id = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Chosen by the client, or generated.' } as const;
-const title = { type: 'string', minLength: 1, maxLength: TITLE_MAX, description: 'Trimmed; 1 to 200 characters.' } as const;
+const id = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'Chosen by the client, or generated.',
+} as const;
+const title = {
+  type: 'string',
+  minLength: 1,
+  maxLength: TITLE_MAX,
+  description: 'Trimmed; 1 to 200 characters.',
+} as const;
 const body = { type: 'string', maxLength: BODY_MAX, default: '' } as const;
 
 export const Post = {

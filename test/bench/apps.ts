@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import fastify from 'fastify';
 import polka from 'polka';
 import { createListener } from '../../adapters/node.js';
@@ -11,7 +17,11 @@ const POSTS = [
   { id: '2', title: 'Again', body: 'Second post' },
 ];
 const post = (id: string) => ({ id, title: 'Hello', body: '' });
-const created = (input: { id?: unknown; title?: unknown }) => ({ id: String(input.id ?? 'new'), title: String(input.title ?? ''), body: '' });
+const created = (input: { id?: unknown; title?: unknown }) => ({
+  id: String(input.id ?? 'new'),
+  title: String(input.title ?? ''),
+  body: '',
+});
 
 /** The workload: what is asked, and the exact status and body every variant must answer. */
 export const WORKLOAD = [
@@ -44,7 +54,11 @@ const sevenfoldPosts = resource('posts', {
 
 function json(res: ServerResponse, status: number, value: unknown, extra?: Record<string, string>): void {
   const text = JSON.stringify(value);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...extra });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...extra,
+  });
   res.end(text);
 }
 
@@ -70,10 +84,14 @@ const raw: RequestListener = (req, res) => {
     if (method === 'GET') return json(res, 200, POSTS);
     if (method === 'POST') {
       if (req.headers['content-type'] !== 'application/json') return json(res, 415, { status: 415 });
-      return readJson(req, (input) => {
-        const made = created(input);
-        json(res, 201, made, { Location: `/posts/${made.id}` });
-      }, () => json(res, 400, { status: 400 }));
+      return readJson(
+        req,
+        (input) => {
+          const made = created(input);
+          json(res, 201, made, { Location: `/posts/${made.id}` });
+        },
+        () => json(res, 400, { status: 400 }),
+      );
     }
     return json(res, 405, { status: 405 }, { Allow: 'GET, HEAD, POST, OPTIONS' });
   }
@@ -83,7 +101,12 @@ const raw: RequestListener = (req, res) => {
     const rest = slash === -1 ? '' : path.slice(slash);
     if (rest === '') {
       if (method === 'GET') return json(res, 200, post(id));
-      if (method === 'PUT') return readJson(req, () => json(res, 200, post(id)), () => json(res, 400, { status: 400 }));
+      if (method === 'PUT')
+        return readJson(
+          req,
+          () => json(res, 200, post(id)),
+          () => json(res, 400, { status: 400 }),
+        );
       if (method === 'DELETE') {
         res.writeHead(204);
         return res.end();
@@ -100,12 +123,22 @@ function plainPolka(): RequestListener {
   app.get('/posts/:id/new', (req, res) => json(res, 200, post(String(req.params.id))));
   app.get('/posts/:id/edit', (req, res) => json(res, 200, post(String(req.params.id))));
   app.post('/posts', (req, res) =>
-    readJson(req, (input) => {
-      const made = created(input);
-      json(res, 201, made, { Location: `/posts/${made.id}` });
-    }, () => json(res, 400, { status: 400 })),
+    readJson(
+      req,
+      (input) => {
+        const made = created(input);
+        json(res, 201, made, { Location: `/posts/${made.id}` });
+      },
+      () => json(res, 400, { status: 400 }),
+    ),
   );
-  app.put('/posts/:id', (req, res) => readJson(req, () => json(res, 200, post(String(req.params.id))), () => json(res, 400, {})));
+  app.put('/posts/:id', (req, res) =>
+    readJson(
+      req,
+      () => json(res, 200, post(String(req.params.id))),
+      () => json(res, 400, {}),
+    ),
+  );
   app.delete('/posts/:id', (req, res) => {
     res.writeHead(204);
     res.end();
@@ -134,9 +167,9 @@ export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   raw: () => createServer(raw),
   'sevenfold/node': () => createServer(createListener(sevenfoldPosts, { onError: () => {} })),
   polka: () => createServer(plainPolka()),
-  'sevenfold/polka': () => createServer(mount(polka(), sevenfoldPosts, { onError: () => {} }).handler as unknown as RequestListener),
+  'sevenfold/polka': () =>
+    createServer(mount(polka(), sevenfoldPosts, { onError: () => {} }).handler as unknown as RequestListener),
   fastify: fastifyServer,
   // The same raw dispatcher in a second process: how far two identical servers land apart in one run.
   'raw (control)': () => createServer(raw),
 };
-

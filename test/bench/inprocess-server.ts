@@ -6,7 +6,11 @@ const [name, methods] = process.argv.slice(2) as [string, string];
 const requests = WORKLOAD.filter((item) => methods.split(',').includes(item.method));
 const round = await inProcessVariant(name, requests);
 process.on('message', (message: string) => {
-  if (message === 'round') void round().then((cpu) => process.send!({ cpu }), (error: Error) => process.send!({ error: error.message }));
+  if (message === 'round')
+    void round().then(
+      (cpu) => process.send!({ cpu }),
+      (error: Error) => process.send!({ error: error.message }),
+    );
   if (message === 'exit') process.exit(0);
 });
 process.send!({ ready: true });

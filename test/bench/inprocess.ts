@@ -34,9 +34,18 @@ function ask(listener: RequestListener, socket: Sink, item: Item): Promise<numbe
     req.httpVersion = '1.1';
     req.httpVersionMajor = 1;
     req.httpVersionMinor = 1;
-    req.rawHeaders = ['Host', '127.0.0.1', ...('headers' in item ? ['Content-Type', item.headers['content-type']] : []), 'Content-Length', String(Buffer.byteLength(payload))];
+    req.rawHeaders = [
+      'Host',
+      '127.0.0.1',
+      ...('headers' in item ? ['Content-Type', item.headers['content-type']] : []),
+      'Content-Length',
+      String(Buffer.byteLength(payload)),
+    ];
     // What node's parser does with the header lines (the headers object itself stays lazy).
-    (req as unknown as { _addHeaderLines(lines: string[], n: number): void })._addHeaderLines(req.rawHeaders, req.rawHeaders.length);
+    (req as unknown as { _addHeaderLines(lines: string[], n: number): void })._addHeaderLines(
+      req.rawHeaders,
+      req.rawHeaders.length,
+    );
     const res = new ServerResponse(req);
     res.assignSocket(socket as never);
     socket.bytes = 0;
@@ -52,7 +61,12 @@ function ask(listener: RequestListener, socket: Sink, item: Item): Promise<numbe
 }
 
 /** The length of each workload item's answer, after checking its status and body once. */
-async function expectedLengths(name: string, listener: RequestListener, socket: Sink, requests: readonly Item[]): Promise<number[]> {
+async function expectedLengths(
+  name: string,
+  listener: RequestListener,
+  socket: Sink,
+  requests: readonly Item[],
+): Promise<number[]> {
   const lengths: number[] = [];
   for (const item of requests) {
     socket.kept = [];
@@ -61,7 +75,9 @@ async function expectedLengths(name: string, listener: RequestListener, socket: 
     socket.kept = undefined;
     const body = text.slice(text.indexOf('\r\n\r\n') + 4);
     if (status !== item.status || body !== item.body) {
-      throw new Error(`${name} answered ${item.method} ${item.path} in process with ${status} ${body}; expected ${item.status} ${item.body}`);
+      throw new Error(
+        `${name} answered ${item.method} ${item.path} in process with ${status} ${body}; expected ${item.status} ${item.body}`,
+      );
     }
     lengths.push(socket.bytes);
   }
@@ -73,7 +89,11 @@ async function expectedLengths(name: string, listener: RequestListener, socket: 
  * resolves with the CPU µs per request; every answer must match its checked one in status and
  * length (the Date header keeps its length), which is verified after the clock stops.
  */
-export async function inProcessVariant(name: string, requests: readonly Item[], perRound = 100_000): Promise<() => Promise<number>> {
+export async function inProcessVariant(
+  name: string,
+  requests: readonly Item[],
+  perRound = 100_000,
+): Promise<() => Promise<number>> {
   const socket = new Sink();
   const server = await VARIANTS[name]!();
   const listener = server.listeners('request')[0] as RequestListener;
@@ -90,7 +110,9 @@ export async function inProcessVariant(name: string, requests: readonly Item[], 
     for (let n = 0; n < perRound; n++) {
       const item = requests[n % requests.length]!;
       if (statuses[n] !== item.status || lengths[n] !== expected[n % requests.length]) {
-        throw new Error(`${name} answered ${item.method} ${item.path} in process with ${statuses[n]} and ${lengths[n]} bytes; expected ${item.status} and ${expected[n % requests.length]}`);
+        throw new Error(
+          `${name} answered ${item.method} ${item.path} in process with ${statuses[n]} and ${lengths[n]} bytes; expected ${item.status} and ${expected[n % requests.length]}`,
+        );
       }
     }
     return (used.user + used.system) / perRound;

@@ -7,7 +7,13 @@ try {
   if (name === 'build') {
     process.send!({ build: buildFigures(Number(count)) }, () => process.exit(0));
   } else {
-    const trial = lookupTrial(name, Number(count), spread === 'random' || spread === 'all' ? spread : Number(spread), 2_000_000, alone === 'alone');
+    const trial = lookupTrial(
+      name,
+      Number(count),
+      spread === 'random' || spread === 'all' ? spread : Number(spread),
+      2_000_000,
+      alone === 'alone',
+    );
     process.on('message', (message: string) => {
       if (message === 'trial') process.send!({ rate: trial() });
       if (message === 'exit') process.exit(0);

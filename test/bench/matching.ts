@@ -9,7 +9,9 @@ const nameOf = (count: number, i: number): string => (count === 1 ? 'posts' : `r
 
 /** `count` resources of seven routes each, or only those numbered in `only`. */
 export function table(count: number, only?: readonly number[]): RouteTable {
-  return routes(...(only ?? Array.from({ length: count }, (_, i) => i)).map((i) => resource(nameOf(count, i), seven)));
+  return routes(
+    ...(only ?? Array.from({ length: count }, (_, i) => i)).map((i) => resource(nameOf(count, i), seven)),
+  );
 }
 
 /** The resources that 64 requests in a fixed cycle over `spread` of `count` ask for, in order. */
@@ -59,7 +61,9 @@ export type Spread = number | 'all' | 'random';
  */
 function requests(count: number, spread: Spread): Lookup[] {
   if (spread === 'all') {
-    return Array.from({ length: Math.max(count, 64) }, (_, i) => sevenOf(count, i % count, String(1000 + (i % 997)))).flat();
+    return Array.from({ length: Math.max(count, 64) }, (_, i) =>
+      sevenOf(count, i % count, String(1000 + (i % 997))),
+    ).flat();
   }
   if (spread !== 'random') {
     return cycle(count, spread).flatMap((resource, i) => sevenOf(count, resource, String(1000 + i)));
@@ -70,11 +74,17 @@ function requests(count: number, spread: Spread): Lookup[] {
     seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
     return Math.floor((seed / 0x80000000) * below);
   };
-  return Array.from({ length: 7000 }, (_, i) => sevenOf(count, draw(count), String(1000 + (i % 997)))[draw(7)]!);
+  return Array.from(
+    { length: 7000 },
+    (_, i) => sevenOf(count, draw(count), String(1000 + (i % 997)))[draw(7)]!,
+  );
 }
 
 /** The matchers compared, each made from a table into a lookup that answers the route and params found. */
-export const MATCHERS: Record<string, (t: RouteTable) => (method: string, path: string) => { route: Route; params: object } | undefined> = {
+export const MATCHERS: Record<
+  string,
+  (t: RouteTable) => (method: string, path: string) => { route: Route; params: object } | undefined
+> = {
   sevenfold: (t) => {
     const matcher = compile(t);
     return (method, path) => {
@@ -87,7 +97,10 @@ export const MATCHERS: Record<string, (t: RouteTable) => (method: string, path: 
   'find-my-way compiled': (t) => findMyWay(t, true),
 };
 
-function findMyWay(t: RouteTable, compiled: boolean): (method: string, path: string) => { route: Route; params: object } | undefined {
+function findMyWay(
+  t: RouteTable,
+  compiled: boolean,
+): (method: string, path: string) => { route: Route; params: object } | undefined {
   const router = FindMyWay();
   for (const route of t) router.on(route.method as 'GET', route.path, ok, route);
   if (compiled) router.compile();
@@ -104,15 +117,28 @@ function findMyWay(t: RouteTable, compiled: boolean): (method: string, path: str
  * (and a number for `spread`), the same requests go to a table of only the resources they name,
  * not all `count`: what the table's size costs, apart from how far the requests spread.
  */
-export function lookupTrial(name: string, count: number, spread: Spread, iterations = 1_000_000, alone = false): () => number {
+export function lookupTrial(
+  name: string,
+  count: number,
+  spread: Spread,
+  iterations = 1_000_000,
+  alone = false,
+): () => number {
   // The table is built first, as an app's is: request strings made before it were moved to the old generation by its collections while still
   // unflattened concatenations, and every character read of them then went through the indirection (15% on 1 000 resources); node's `req.url` is flat.
   const find = MATCHERS[name]!(table(count, tableResources(count, spread, alone)));
   const list = requests(count, spread);
   for (const item of list) {
     const found = find(item.method, item.path);
-    if (found === undefined || found.route.method !== item.method || found.route.path !== item.pattern || JSON.stringify({ ...found.params }) !== JSON.stringify(item.params)) {
-      throw new Error(`${name} answered ${item.method} ${item.path} with ${found === undefined ? 'nothing' : `${found.route.method} ${found.route.path} ${JSON.stringify({ ...found.params })}`}`);
+    if (
+      found === undefined ||
+      found.route.method !== item.method ||
+      found.route.path !== item.pattern ||
+      JSON.stringify({ ...found.params }) !== JSON.stringify(item.params)
+    ) {
+      throw new Error(
+        `${name} answered ${item.method} ${item.path} with ${found === undefined ? 'nothing' : `${found.route.method} ${found.route.path} ${JSON.stringify({ ...found.params })}`}`,
+      );
     }
   }
   const methods = list.map((item) => item.method);
@@ -159,5 +185,9 @@ export function buildFigures(count = 1000): { first: number; ms: number; bytesPe
   gc?.();
   const bytes = (process.memoryUsage().heapUsed - before) / kept.length;
   if (kept.some((m) => m.routes.length !== count * 7)) throw new Error('table lost routes');
-  return { first, ms: times.sort((a, b) => a - b)[2]!, bytesPerRoute: gc === undefined ? NaN : bytes / (count * 7) };
+  return {
+    first,
+    ms: times.sort((a, b) => a - b)[2]!,
+    bytesPerRoute: gc === undefined ? NaN : bytes / (count * 7),
+  };
 }

@@ -14,7 +14,10 @@ const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'raw (control)', 'seven
 // At least six rounds, a whole number of passes over the variants: in each pass every variant runs once in every place (see `order`).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? NAMES.length * Math.ceil(6 / NAMES.length));
 const unknown = NAMES.filter((name) => !(name in VARIANTS));
-if (unknown.length > 0) throw new Error(`BENCH_ONLY names no variant ${unknown.join(', ')}; the variants are ${Object.keys(VARIANTS).join(', ')}`);
+if (unknown.length > 0)
+  throw new Error(
+    `BENCH_ONLY names no variant ${unknown.join(', ')}; the variants are ${Object.keys(VARIANTS).join(', ')}`,
+  );
 // BENCH_METHODS=GET (or POST,DELETE…) narrows the workload to those requests.
 const METHODS = process.env.BENCH_METHODS?.split(',');
 const REQUESTS = WORKLOAD.filter((item) => METHODS === undefined || METHODS.includes(item.method));
@@ -26,7 +29,10 @@ interface Server {
 }
 
 async function start(name: string): Promise<Server> {
-  const child = fork(new URL('./server.js', import.meta.url), [name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_PROF === name ? ['--cpu-prof'] : [] });
+  const child = fork(new URL('./server.js', import.meta.url), [name], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: process.env.BENCH_PROF === name ? ['--cpu-prof'] : [],
+  });
   const [message] = (await once(child, 'message')) as [{ port: number }];
   return { name, child, url: `http://127.0.0.1:${message.port}` };
 }
@@ -47,7 +53,9 @@ async function verify(server: Server): Promise<void> {
     });
     const body = await res.text();
     if (res.status !== item.status || body !== item.body) {
-      throw new Error(`${server.name} answered ${item.method} ${item.path} with ${res.status} ${body}; expected ${item.status} ${item.body}`);
+      throw new Error(
+        `${server.name} answered ${item.method} ${item.path} with ${res.status} ${body}; expected ${item.status} ${item.body}`,
+      );
     }
   }
 }
@@ -70,11 +78,18 @@ async function load(server: Server, seconds: number): Promise<Sample> {
     },
   }));
   const before = await cpu(server);
-  const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration: seconds, requests: requests as never });
+  const result = await autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: requests as never,
+  });
   const used = (await cpu(server)) - before;
   const answered = result.requests.total;
   if (wrong > 0 || result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
-    throw new Error(`${server.name}: ${wrong} wrong answers, ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${server.name}: ${wrong} wrong answers, ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`,
+    );
   }
   return { rps: result.requests.average, cpuPerRequest: used / answered, p99: result.latency.p99 };
 }
@@ -152,7 +167,10 @@ async function inProcess(): Promise<string> {
   const methods = [...new Set(REQUESTS.map((item) => item.method))].join(',');
   const children = new Map<string, ChildProcess>();
   for (const name of NAMES) {
-    const child = fork(new URL('./inprocess-server.js', import.meta.url), [name, methods], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+    const child = fork(new URL('./inprocess-server.js', import.meta.url), [name, methods], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [],
+    });
     const [message] = (await once(child, 'message')) as [{ ready?: boolean; error?: string }];
     if (message.error !== undefined) throw new Error(message.error);
     children.set(name, child);
@@ -174,7 +192,9 @@ async function inProcess(): Promise<string> {
     const lines = ['| variant | CPU µs/req (median) | spread | vs raw |', '|---|---|---|---|'];
     for (const [name, s] of samples) {
       const ratio = raw ? median(s.map((x, i) => x / raw[i]!)) : NaN;
-      lines.push(`| ${name} | ${fixed(median(s))} | ${fixed(Math.min(...s))}–${fixed(Math.max(...s))} | ${fixed(ratio)}× |`);
+      lines.push(
+        `| ${name} | ${fixed(median(s))} | ${fixed(Math.min(...s))}–${fixed(Math.max(...s))} | ${fixed(ratio)}× |`,
+      );
     }
     const control = samples.get(CONTROL);
     if (raw && control) lines.push('', floor(`${fixed(median(control.map((x, i) => x / raw[i]!)))}×`));
@@ -188,9 +208,16 @@ async function inProcess(): Promise<string> {
 }
 
 /** A matching child process for `args`, once it has checked its answers and warmed up (or measured, for a build). */
-async function matchingChild(args: string[]): Promise<{ child: ChildProcess; message: { build?: ReturnType<typeof buildFigures> } }> {
-  const child = fork(new URL('./matching-server.js', import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--expose-gc'] });
-  const [message] = (await once(child, 'message')) as [{ build?: ReturnType<typeof buildFigures>; error?: string }];
+async function matchingChild(
+  args: string[],
+): Promise<{ child: ChildProcess; message: { build?: ReturnType<typeof buildFigures> } }> {
+  const child = fork(new URL('./matching-server.js', import.meta.url), args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--expose-gc'],
+  });
+  const [message] = (await once(child, 'message')) as [
+    { build?: ReturnType<typeof buildFigures>; error?: string },
+  ];
   if (message.error !== undefined) throw new Error(message.error);
   return { child, message };
 }
@@ -216,7 +243,17 @@ async function lookups(tables: readonly TableSpec[]): Promise<Map<string, Map<st
   try {
     for (const pair of pairs) {
       const { count, spread, alone } = pair.table;
-      children.set(pair, (await matchingChild([pair.name, String(count), String(spread), ...(alone === true ? ['alone'] : [])])).child);
+      children.set(
+        pair,
+        (
+          await matchingChild([
+            pair.name,
+            String(count),
+            String(spread),
+            ...(alone === true ? ['alone'] : []),
+          ])
+        ).child,
+      );
     }
     const samples = new Map(tables.map((t) => [t.key, new Map<string, number[]>(names.map((n) => [n, []]))]));
     for (let r = 0; r < 6; r++) {
@@ -258,10 +295,16 @@ async function matching(): Promise<string> {
     { key: 'random', label: '1 000 resources × 7, random over all', count: 1000, spread: 'random' },
   ];
   // Tables whose figures are divided by each other below are measured in one set of trials.
-  const together = [['posts', 'spread', 'alone', 'one', 'inTurn'], ['eight'], ['hundred'], ['postsRandom', 'random']];
+  const together = [
+    ['posts', 'spread', 'alone', 'one', 'inTurn'],
+    ['eight'],
+    ['hundred'],
+    ['postsRandom', 'random'],
+  ];
   const samples = new Map<string, Map<string, number[]>>();
   for (const keys of together) {
-    for (const [key, bySample] of await lookups(tables.filter((t) => keys.includes(t.key)))) samples.set(key, bySample);
+    for (const [key, bySample] of await lookups(tables.filter((t) => keys.includes(t.key))))
+      samples.set(key, bySample);
   }
   for (const { key, label, count, spread, alone } of tables) {
     const of = samples.get(key)!;
@@ -269,7 +312,9 @@ async function matching(): Promise<string> {
     // Ratios are taken trial by trial, as the HTTP ones are round by round.
     const ratios = others.map((n) => `${fixed(median(sf.map((x, i) => x / of.get(n)![i]!)))}×`);
     const routes = (tableResources(count, spread, alone === true)?.length ?? count) * 7;
-    lines.push(`| ${label} | ${routes} | ${names.map((n) => `${(median(of.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`);
+    lines.push(
+      `| ${label} | ${routes} | ${names.map((n) => `${(median(of.get(n)!) / 1e6).toFixed(2)} M`).join(' | ')} | ${ratios.join(' | ')} |`,
+    );
   }
   // Trial by trial too: a table's trial against the trial of the same round on the table it is compared with.
   const against = (n: string, base: string, other: string): string => {
@@ -280,11 +325,17 @@ async function matching(): Promise<string> {
     '',
     "What the table's size costs: the same requests to 1 000 resources and to a table of just the resources they name (flat is 1.00×), every request on one (against posts alone) and spread over 64 (against those 64 alone):",
     '',
-    ...names.map((n) => `- ${n}: ${against(n, 'posts', 'one')}× on one, ${against(n, 'alone', 'spread')}× spread over 64`),
+    ...names.map(
+      (n) =>
+        `- ${n}: ${against(n, 'posts', 'one')}× on one, ${against(n, 'alone', 'spread')}× spread over 64`,
+    ),
     '',
     'What spreading the requests costs on top, with 1 000 resources against posts alone: spread over 64 resources, every route in turn, and random over every route (against posts in random order):',
     '',
-    ...names.map((n) => `- ${n}: ${against(n, 'posts', 'spread')}× spread, ${against(n, 'posts', 'inTurn')}× every route in turn, ${against(n, 'postsRandom', 'random')}× random`),
+    ...names.map(
+      (n) =>
+        `- ${n}: ${against(n, 'posts', 'spread')}× spread, ${against(n, 'posts', 'inTurn')}× every route in turn, ${against(n, 'postsRandom', 'random')}× random`,
+    ),
   );
   const builds: Array<ReturnType<typeof buildFigures>> = [];
   for (let i = 0; i < 3; i++) builds.push((await matchingChild(['build', '1000'])).message.build!);
@@ -299,7 +350,12 @@ async function matching(): Promise<string> {
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
 // BENCH_HTTP=0, BENCH_INPROCESS=0 and BENCH_MATCHING=0 each leave out one part.
-if (process.env.BENCH_HTTP !== '0') console.log(`## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`);
-if (process.env.BENCH_INPROCESS !== '0') console.log(`## In process: each variant's own work per request, no sockets\n\n${await inProcess()}\n`);
-if (process.env.BENCH_MATCHING !== '0') console.log(`## Route matching and building\n\n${await matching()}\n`);
+if (process.env.BENCH_HTTP !== '0')
+  console.log(
+    `## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`,
+  );
+if (process.env.BENCH_INPROCESS !== '0')
+  console.log(`## In process: each variant's own work per request, no sockets\n\n${await inProcess()}\n`);
+if (process.env.BENCH_MATCHING !== '0')
+  console.log(`## Route matching and building\n\n${await matching()}\n`);
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);

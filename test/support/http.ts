@@ -23,7 +23,13 @@ export interface RawRequest {
 }
 
 /** Builds the bytes of an HTTP/1.1 request that closes the connection after the answer. */
-export function requestText({ method = 'GET', path, headers = {}, lines: extra = [], body }: RawRequest): Buffer {
+export function requestText({
+  method = 'GET',
+  path,
+  headers = {},
+  lines: extra = [],
+  body,
+}: RawRequest): Buffer {
   const lines = [`${method} ${path} HTTP/1.1`, 'Host: test.local', 'Connection: close'];
   const given = [...Object.keys(headers), ...extra.map((line) => line.slice(0, line.indexOf(':')))];
   const names = new Set(given.map((name) => name.toLowerCase()));
@@ -54,7 +60,13 @@ export function send(
   body: string | Buffer,
   lines: readonly string[] = [],
 ): Buffer {
-  return requestText({ method, path, headers: type === undefined ? {} : { 'Content-Type': type }, lines, body });
+  return requestText({
+    method,
+    path,
+    headers: type === undefined ? {} : { 'Content-Type': type },
+    lines,
+    body,
+  });
 }
 
 /** A chunked body of these parts, with its last empty chunk. */

@@ -30,6 +30,11 @@ export const ADAPTERS: readonly AdapterUnderTest[] = [
 ];
 
 /** Starts one server per adapter for the same table. */
-export async function startAll(source: Routable, options?: ServeOptions): Promise<Array<{ name: string; running: Running }>> {
-  return Promise.all(ADAPTERS.map(async (adapter) => ({ name: adapter.name, running: await adapter.start(source, options) })));
+export async function startAll(
+  source: Routable,
+  options?: ServeOptions,
+): Promise<Array<{ name: string; running: Running }>> {
+  return Promise.all(
+    ADAPTERS.map(async (adapter) => ({ name: adapter.name, running: await adapter.start(source, options) })),
+  );
 }
