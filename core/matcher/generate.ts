@@ -3,7 +3,7 @@ import { answerCode, DECODE, tooLong, unsupported, type Slot, type Walked } from
 import { newContext, printed, ref, shapeName, type GenContext } from './context.js';
 import { formatCode } from './format.js';
 import type { Answer } from './interpret.js';
-import { constantsOf, endingsOf, layout, type Constant } from './layout.js';
+import { eachEnding, layout, pushSlot, type Constant } from './layout.js';
 import { isDotSegmentCode, segmentEndCode } from './segments.js';
 import { COMPARE_IN_PLACE_MAX, lookupOf, shapeNumber, type Node } from './tree.js';
 import { endsCode, keyChecks } from './wide.js';
@@ -65,8 +65,10 @@ export function generateWalk(root: Node, max: number, general: Answer): Generate
 
 // Segments are compared raw, so a static segment that is a dot segment or holds an escape is left to the general walk.
 function plain(node: Node): boolean {
-  for (const key of node.keys) if (key === '.' || key === '..' || key.includes('%')) return false;
-  for (const child of node.children) if (!plain(child)) return false;
+  for (let i = 0; i < node.keys.length; i++) {
+    const key = node.keys[i]!;
+    if (key === '.' || key === '..' || key.includes('%') || !plain(node.children[i]!)) return false;
+  }
   return node.param === undefined || plain(node.param);
 }
 
@@ -125,21 +127,24 @@ function emit(
 /** The code answering every method a node serves, its params bound in `v0…`. */
 function endingsCode(ctx: GenContext, node: Node, depth: number, scope: Scope): string {
   let code = '';
-  // In a shape function, each constant is read at the place `layout` put it.
+  // In a shape function, each constant is read at the place `layout` put it: its node's place, then as many as `pushSlot` pushes per slot.
   let next = scope.top ? 0 : scope.at.get(node)!;
   const read = (offset: number): string => `D[d + ${next + offset}]`;
-  for (const ending of endingsOf(node)) {
-    const values = Array.from({ length: depth }, (_, i) => `v${i}`);
-    if (ending.method === undefined) {
+  const counted: Constant[] = [];
+  eachEnding(
+    node,
+    (method, slot) => {
+      code += `if (method === ${JSON.stringify(method)}) ${answerOf(ctx, slot, scope, read)} `;
+      next += pushSlot(ctx, slot, counted);
+    },
+    (other) => {
       const map = scope.top
-        ? ref(ctx, ending.other, `the routes of other methods: ${[...ending.other.keys()].join(', ')}`)
+        ? ref(ctx, other, `the routes of other methods: ${[...other.keys()].join(', ')}`)
         : read(0);
-      code += `{ const s = ${map}.get(method); if (s !== undefined) return G(s, [${values.join(', ')}]); } `;
-    } else {
-      code += `if (method === ${JSON.stringify(ending.method)}) ${answerOf(ctx, ending.slot, scope, read)} `;
-    }
-    if (!scope.top) next += constantsOf(ctx, ending).length;
-  }
+      const values = Array.from({ length: depth }, (_, i) => `v${i}`).join(', ');
+      code += `{ const s = ${map}.get(method); if (s !== undefined) return G(s, [${values}]); } `;
+    },
+  );
   return code;
 }
 

@@ -1,4 +1,3 @@
-import { SLASH } from './segments.js';
 import type { WideLookup } from './wide.js';
 
 /**
@@ -109,7 +108,7 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
     let high = 0;
     for (; end < n; end++) {
       const c = path.charCodeAt(end);
-      if (c === SLASH) break;
+      if (c === 47 /* / */) break;
       h = Math.imul(h ^ c, FNV_PRIME);
       high |= c;
       const k = end - start;

@@ -5,7 +5,7 @@ import { builderFor, DECODE, NOT_FOUND, type Slot, type Walked } from './answers
 import { matchDecoded, missed } from './decoded.js';
 import { generateWalk } from './generate.js';
 import { interpreter } from './interpret.js';
-import { SLASH, trimmedEnd } from './segments.js';
+import { trimmedEnd } from './segments.js';
 import { buildTree, slotFor } from './tree.js';
 
 const NO_VALUES: readonly string[] = Object.freeze([]);
@@ -62,7 +62,7 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
 
   function match(method: string, path: string): Match {
     // Only a path names a route; adapters give nothing else, direct callers might.
-    if (path.charCodeAt(0) !== SLASH) return NOT_FOUND;
+    if (path.charCodeAt(0) !== 47 /* / */) return NOT_FOUND;
     // The general walk compares segments raw, so an escape sends the path to be decoded first; a generated walk finds escapes as it reads.
     if (generated === undefined && path.indexOf('%') !== -1) return matchDecoded(root, method, path, answer);
     const end = trimmedEnd(path);

@@ -117,7 +117,7 @@ function seal(node: Node): void {
     node.wide = node.keys.length > COMPARE_IN_PLACE_MAX;
     if (node.wide) node.lookup = wideLookup(node.keys);
   }
-  for (const child of node.children) seal(child);
+  for (let i = 0; i < node.children.length; i++) seal(node.children[i]!);
   if (node.param !== undefined) seal(node.param);
 }
 
@@ -153,21 +153,11 @@ export function slotFor(node: Node, method: string): Slot | undefined {
   }
 }
 
-/** The slotted methods a node serves, in `METHOD_ORDER`, HEAD by its GET route where it has no HEAD route. */
-export function servedMethods(node: Node): Array<[method: string, slot: Slot]> {
-  const out: Array<[string, Slot]> = [];
-  for (const method of METHOD_ORDER) {
-    const slot = slotFor(node, method);
-    if (slot !== undefined) out.push([method, slot]);
-  }
-  return out;
-}
-
 /** A subtree's structure without its routes, as a number given by `ids`: equal numbers can share code; wide subtrees have none. */
 export function shapeNumber(ids: Map<string, number>, node: Node, depth: number): number | undefined {
   if (node.wide) return undefined;
   let description = `${depth}`;
-  // The methods `servedMethods` lists, named without building its list: this runs for every node below a shared one.
+  // The methods a node serves, named without building a list: this runs for every node below a shared one.
   for (const method of METHOD_ORDER) if (slotFor(node, method) !== undefined) description += ` ${method}`;
   if (node.other !== undefined) description += ' *';
   for (let i = 0; i < node.keys.length; i++) {
@@ -187,8 +177,10 @@ export function shapeNumber(ids: Map<string, number>, node: Node, depth: number)
 
 /** The methods of the routes that end at a node, slotted ones first. */
 export function methodsOf(node: Node): string[] {
-  const methods: string[] = METHOD_ORDER.filter((method) => node[method] !== undefined);
-  if (node.other !== undefined) methods.push(...node.other.keys());
+  const methods: string[] = [];
+  for (let i = 0; i < METHOD_ORDER.length; i++)
+    if (node[METHOD_ORDER[i]!] !== undefined) methods.push(METHOD_ORDER[i]!);
+  if (node.other !== undefined) for (const method of node.other.keys()) methods.push(method);
   return methods;
 }
 
