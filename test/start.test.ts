@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseResponse, raw } from './support/http.js';
@@ -43,9 +46,16 @@ function start(command: string, args: string[], env: Record<string, string>): Pr
 
 const example = ['build/examples/posts/main.js'];
 
+/** A folder of its own for the example's embedded database, removed when the test process ends. */
+function freshDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sevenfold-posts-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 for (const adapter of ['polka', 'node']) {
   test(`examples/posts on ${adapter} :: one "listening on" line, then SIGTERM drains a request in flight and exits 0`, async () => {
-    const server = await start('node', example, { ADAPTER: adapter, PORT: '0' });
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: freshDataDir() });
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.is(server.stdout().trim().split('\n').length, 1);
     assert.is((await raw(server.url, { path: '/posts' })).status, 200);
@@ -81,7 +91,7 @@ for (const adapter of ['polka', 'node']) {
 
 test('examples/posts :: a SIGTERM the instant "listening on" appears still exits 0', async () => {
   for (const adapter of ['polka', 'node', 'polka', 'node', 'polka', 'node', 'polka', 'node']) {
-    const server = await start('node', example, { ADAPTER: adapter, PORT: '0' });
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: 'memory' });
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, [0, null], adapter);
   }
@@ -103,7 +113,7 @@ test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1'
 });
 
 test('npm start :: builds, serves, and a SIGTERM sent to npm itself ends the server with exit 0', async () => {
-  const server = await start('npm', ['start'], { ADAPTER: 'node', PORT: '0' });
+  const server = await start('npm', ['start'], { ADAPTER: 'node', PORT: '0', DATA_DIR: freshDataDir() });
   assert.is((await raw(server.url, { path: '/posts' })).status, 200);
   server.child.kill('SIGTERM');
   const [code] = await server.exited;

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { container, controller, type DependencyContainer } from 'sevenfold/controllers';
 import { PostsController } from './controller.js';
-import { MemoryPostRepository } from './repository.js';
+import { MemoryPostRepository, type PostRepository } from './repository.js';
 import { CLOCK, NEW_ID, POST_REPOSITORY } from './tokens.js';
 
 /**
- * The app's own container with the default services: an in-memory repository, the real clock
- * and random ids. Register another implementation under a token to swap one (tests do).
+ * The app's own container with its services: `repository` (posts in memory unless given; main.ts
+ * passes the store it opened), the real clock and random ids. Register another implementation
+ * under a token to swap one (tests do).
  */
-export function postsContainer(): DependencyContainer {
+export function postsContainer(repository: PostRepository = new MemoryPostRepository()): DependencyContainer {
   const app = container.createChildContainer();
-  app.register(POST_REPOSITORY, { useValue: new MemoryPostRepository() });
+  app.register(POST_REPOSITORY, { useValue: repository });
   app.register(CLOCK, { useValue: () => new Date() });
   app.register(NEW_ID, { useValue: randomUUID });
   return app;

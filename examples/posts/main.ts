@@ -1,47 +1,62 @@
+import cluster from 'node:cluster';
 import type { RequestListener } from 'node:http';
 import polka from 'polka';
 import { listen, serve, type Running } from 'sevenfold/node';
 import { mount } from 'sevenfold/polka';
-import { postsResource } from './app.js';
+import { postsContainer, postsResource } from './app.js';
+import { runPrimary, type Listening } from './cluster.js';
+import { readConfig } from './config.js';
+import { openStore, type Store } from './store.js';
 
-// Configuration comes from the environment, as the spec's "Starting it" section says.
-const adapter = process.env.ADAPTER ?? 'polka';
-const host = process.env.HOST || '127.0.0.1';
-const port = Number(process.env.PORT || 3000);
-
-if (adapter !== 'polka' && adapter !== 'node') {
-  console.error(`ADAPTER must be "polka" or "node", got ${JSON.stringify(adapter)}`);
-  process.exit(1);
-}
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`PORT must be a whole number from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
+const config = readConfig(process.env);
+if ('error' in config) {
+  console.error(config.error);
   process.exit(1);
 }
 
-// Handlers go in before the server starts: a signal right after "listening on" must drain, not kill.
-let running: Running | undefined;
-let stopping = false;
-async function stop(): Promise<void> {
-  if (running === undefined) process.exit(0);
-  // A second signal while draining cuts the remaining connections at once.
-  if (stopping) return void running.server.closeAllConnections();
-  stopping = true;
-  await running.close();
-  process.exit(0);
-}
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+if (config.workers > 1 && cluster.isPrimary) runPrimary(config.workers);
+else await runServer();
 
-const posts = postsResource();
-try {
-  running =
-    adapter === 'node'
-      ? await serve(posts, { host, port })
-      : await listen(mount(polka(), posts).handler as RequestListener, { host, port });
-} catch (error) {
-  console.error(
-    `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`,
-  );
-  process.exit(1);
+/** One server process: the whole app on its own, or one worker of several. */
+async function runServer(): Promise<void> {
+  if (!('adapter' in config)) return;
+  // Handlers go in before the server starts: a signal right after "listening on" must drain, not kill.
+  let running: Running | undefined;
+  let store: Store | undefined;
+  let stopping = false;
+  async function stop(): Promise<void> {
+    // A second signal while draining cuts the remaining connections at once.
+    if (stopping) return void running?.server.closeAllConnections();
+    stopping = true;
+    await running?.close();
+    await store?.close();
+    process.exit(0);
+  }
+  process.on('SIGTERM', stop);
+  // A worker's primary passes Ctrl-C on as SIGTERM; the terminal's own SIGINT would count twice.
+  process.on('SIGINT', cluster.isWorker ? () => {} : stop);
+
+  try {
+    store = await openStore(config.store);
+  } catch (error) {
+    console.error(`cannot open the posts store: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  const posts = postsResource(postsContainer(store.repository));
+  const { host, port } = config;
+  try {
+    running =
+      config.adapter === 'node'
+        ? await serve(posts, { host, port })
+        : await listen(mount(polka(), posts).handler as RequestListener, { host, port });
+  } catch (error) {
+    console.error(
+      `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    await store.close();
+    process.exit(1);
+  }
+  if (stopping) return;
+  if (cluster.isWorker) process.send!({ listening: running.url } satisfies Listening);
+  else console.log(`listening on ${running.url}`);
 }
-console.log(`listening on ${running.url}`);
