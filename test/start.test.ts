@@ -1,57 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseResponse, raw } from './support/http.js';
-import { ROOT } from './support/paths.js';
-
-interface Started {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly stdout: () => string;
-  readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
-}
-
-/** Spawns a command and resolves once it prints its `listening on` line. */
-function start(command: string, args: string[], env: Record<string, string>): Promise<Started> {
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk) => (err += chunk));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no "listening on" line within 30 s; stdout: ${out} stderr: ${err}`));
-    }, 30_000);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const url = /^listening on (http:\/\/\S+)$/m.exec(out)?.[1];
-      if (url !== undefined) {
-        clearTimeout(timer);
-        resolve({ child, url, stdout: () => out, exited });
-      }
-    });
-    void exited.then(([code]) => reject(new Error(`exited with ${code} before listening; stderr: ${err}`)));
-  });
-}
-
-const example = ['build/examples/posts/main.js'];
-
-/** A folder of its own for the example's embedded database, removed when the test process ends. */
-function freshDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sevenfold-posts-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+import { EXAMPLE as example, freshDataDir, refused, start } from './support/spawn.js';
 
 for (const adapter of ['polka', 'node']) {
   test(`examples/posts on ${adapter} :: one "listening on" line, then SIGTERM drains a request in flight and exits 0`, async () => {
@@ -98,17 +50,10 @@ test('examples/posts :: a SIGTERM the instant "listening on" appears still exits
 });
 
 test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1', async () => {
-  for (const env of [{ ADAPTER: 'express' }, { PORT: 'eighty' }]) {
-    const child = spawn('node', example, {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (chunk) => (err += chunk));
-    const [code] = await once(child, 'exit');
+  for (const env of [{ ADAPTER: 'express' }, { PORT: 'eighty' }] as Record<string, string>[]) {
+    const { code, stderr } = await refused(env);
     assert.is(code, 1);
-    assert.match(err, /ADAPTER must be|PORT must be/);
+    assert.match(stderr, /ADAPTER must be|PORT must be/);
   }
 });
 

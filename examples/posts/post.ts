@@ -29,6 +29,10 @@ export function isPostId(id: string): boolean {
   return ID.test(id);
 }
 
+// PostgreSQL text holds neither U+0000 nor a lone surrogate (UTF-8 has no bytes for one), so neither is accepted.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_MESSAGE = 'must be Unicode text without U+0000 or lone surrogates';
+
 // "Characters" are code points, so an emoji counts once, as a person would count it.
 function length(text: string): number {
   let count = 0;
@@ -63,12 +67,14 @@ export function checkPost(data: unknown, pathId?: string): Checked {
   else {
     title = fields.title.trim();
     if (title === '') add('title', 'is required');
+    else if (UNSTORABLE.test(title)) add('title', UNSTORABLE_MESSAGE);
     else if (length(title) > TITLE_MAX) add('title', `must be at most ${TITLE_MAX} characters`);
   }
 
   let body = '';
   if (fields.body !== undefined && fields.body !== null) {
     if (typeof fields.body !== 'string') add('body', 'must be a string');
+    else if (UNSTORABLE.test(fields.body)) add('body', UNSTORABLE_MESSAGE);
     else if (length(fields.body) > BODY_MAX) add('body', `must be at most ${BODY_MAX} characters`);
     else body = fields.body;
   }

@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './paths.js';
+
+/** A spawned server that printed its `listening on` line. */
+export interface Started {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+/** The compiled posts example, as `npm start` runs it after building. */
+export const EXAMPLE = ['build/examples/posts/main.js'];
+
+/** Spawns a command in the repository root and resolves once it prints its `listening on` line. */
+export function start(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  seconds = 30,
+): Promise<Started> {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk) => (err += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no "listening on" line within ${seconds} s; stdout: ${out} stderr: ${err}`));
+    }, seconds * 1000);
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const url = /^listening on (http:\/\/\S+)$/m.exec(out)?.[1];
+      if (url !== undefined) {
+        clearTimeout(timer);
+        resolve({ child, url, stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    void exited.then(([code]) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening; stderr: ${err}`));
+    });
+  });
+}
+
+/** Runs the example expecting it to refuse to start: its exit code and what it printed on stderr. */
+export async function refused(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn('node', EXAMPLE, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stderr };
+}
+
+/** Stops a started server with SIGTERM and waits for its exit. */
+export async function stop(server: Started): Promise<[number | null, NodeJS.Signals | null]> {
+  server.child.kill('SIGTERM');
+  return server.exited;
+}
+
+/** A folder of its own for the example's embedded database, removed when the test process ends. */
+export function freshDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sevenfold-posts-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
