@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { VARIANTS, WORKLOAD } from './apps.js';
+import { exampleFigures } from './example.js';
 import { MATCHERS, tableResources, type buildFigures, type Spread } from './matching.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
@@ -349,7 +350,7 @@ async function matching(): Promise<string> {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-// BENCH_HTTP=0, BENCH_INPROCESS=0 and BENCH_MATCHING=0 each leave out one part.
+// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_MATCHING=0 and BENCH_EXAMPLE=0 each leave out one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
     `## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`,
@@ -358,4 +359,8 @@ if (process.env.BENCH_INPROCESS !== '0')
   console.log(`## In process: each variant's own work per request, no sockets\n\n${await inProcess()}\n`);
 if (process.env.BENCH_MATCHING !== '0')
   console.log(`## Route matching and building\n\n${await matching()}\n`);
+if (process.env.BENCH_EXAMPLE !== '0')
+  console.log(
+    `## examples/posts on its stores (GET /posts/seed-42, GET /posts?limit=10, POST /posts, GET /posts/seed-42/edit, PUT /posts/seed-7)\n\n${await exampleFigures()}\n`,
+  );
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
