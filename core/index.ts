@@ -15,7 +15,9 @@ export {
   type RouteFilter,
 } from './listing.js';
 export { compile, type Matcher, type MatcherOptions } from './matcher/index.js';
+export { negotiate, type Representations } from './negotiate.js';
 export { openapi, type OpenApiInfo } from './openapi.js';
+export { escapeHtml, Html, trustedHtml, type HtmlValue } from './html.js';
 export { pathFor } from './path.js';
 export { Reply, Result, created, html, json, noContent, redirect, text, type ResultKind } from './reply.js';
 export { resource, type ActionPath, type Handlers, type Resource, type ResourceOptions } from './resource.js';

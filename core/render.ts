@@ -1,5 +1,7 @@
 import { HttpError } from './errors.js';
 import type { Match } from './types.js';
+import { errorPage } from './error-page.js';
+import { preferredType } from './negotiate.js';
 import { NullObject } from './null-object.js';
 import { Result } from './reply.js';
 
@@ -72,16 +74,29 @@ function stringify(value: unknown): string {
 }
 
 /**
- * Turns a thrown value into a problem+json response. An `HttpError` speaks for itself;
- * anything else is a bare `500` that reveals no message, stack or path.
+ * Turns a thrown value into a problem+json response, or into an HTML page when `accept` (the
+ * request's Accept header, when known) prefers HTML, as a browser's does. An `HttpError` speaks
+ * for itself; anything else is a bare `500` that reveals no message, stack or path.
  */
-export function renderError(err: unknown): Rendered {
+export function renderError(err: unknown, accept?: string | string[]): Rendered {
   const error = err instanceof HttpError ? err : INTERNAL;
   const headers: Record<string, string> = new NullObject();
-  headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
+  let body: string;
+  if (accept !== undefined && preferredType(accept, ERROR_TYPES) === 'text/html') {
+    headers['Content-Type'] = CONTENT_TYPES.html;
+    body = errorPage(error).toString();
+  } else {
+    headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
+    body = JSON.stringify(error.toProblem());
+  }
+  // The answer depends on Accept whenever one was sent, so caches must keep the two apart.
+  if (accept !== undefined) headers.Vary = 'Accept';
   if (error.headers !== undefined) mergeHeaders(headers, error.headers);
-  return { status: error.status, headers, body: JSON.stringify(error.toProblem()) };
+  return { status: error.status, headers, body };
 }
+
+// problem+json first: a client that takes anything gets the machine-readable answer.
+const ERROR_TYPES = [PROBLEM_CONTENT_TYPE, 'application/json', 'text/html'];
 
 const INTERNAL = new HttpError(500);
 
@@ -90,7 +105,11 @@ const INTERNAL = new HttpError(500);
  * `405` + `Allow` for another method there, `404` for an unknown path, `400` for a path
  * that cannot be read.
  */
-export function renderMiss(match: Exclude<Match, { kind: 'found' }>, method: string): Rendered {
+export function renderMiss(
+  match: Exclude<Match, { kind: 'found' }>,
+  method: string,
+  accept?: string | string[],
+): Rendered {
   switch (match.kind) {
     case 'method-not-allowed':
       if (method === 'OPTIONS') return { status: 204, headers: { Allow: match.allow }, body: '' };
@@ -98,11 +117,12 @@ export function renderMiss(match: Exclude<Match, { kind: 'found' }>, method: str
         new HttpError(405, `${method} is not allowed here; allowed: ${match.allow}`, {
           headers: { Allow: match.allow },
         }),
+        accept,
       );
     case 'not-found':
-      return renderError(NOT_FOUND);
+      return renderError(NOT_FOUND, accept);
     case 'bad-request':
-      return renderError(new HttpError(400, match.detail));
+      return renderError(new HttpError(400, match.detail), accept);
   }
 }
 

@@ -1,3 +1,4 @@
+import { htmlTemplate, type Html, type HtmlValue } from './html.js';
 import { NullObject } from './null-object.js';
 
 /** How a result's body is serialised. */
@@ -36,9 +37,21 @@ export function redirect(location: string, status: 301 | 302 | 303 | 307 | 308 =
   return new Result(status, 'empty', undefined, { Location: location });
 }
 
-/** An HTML response; the markup is sent as given, so escape user content before. */
-export function html(markup: string, status = 200, headers?: Record<string, string>): Result {
-  return new Result(status, 'html', markup, headers);
+/**
+ * Two uses, one name. As a template tag, `html\`<h1>${title}</h1>\`` builds `Html` with every
+ * value escaped (see core/html.ts). Called, `html(markup, status, headers)` is an HTML response:
+ * `Html` from the tag, or a string sent as given (escape user content in it yourself).
+ */
+export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): Html;
+export function html(markup: Html | string, status?: number, headers?: Record<string, string>): Result;
+export function html(first: TemplateStringsArray | Html | string, ...rest: unknown[]): Html | Result {
+  if (isTemplate(first)) return htmlTemplate(first, ...(rest as HtmlValue[]));
+  const [status = 200, headers] = rest as [number | undefined, Record<string, string> | undefined];
+  return new Result(status, 'html', String(first), headers);
+}
+
+function isTemplate(value: unknown): value is TemplateStringsArray {
+  return Array.isArray(value) && Object.hasOwn(value, 'raw');
 }
 
 /** A plain-text response. */
@@ -82,9 +95,9 @@ export class Reply {
     return redirect(...args);
   }
 
-  /** `html()`: `res.html(markup, status, headers)`. */
-  html(...args: Parameters<typeof html>): Result {
-    return html(...args);
+  /** `html()`: `res.html(markup, status, headers)`, markup from the `html` tag (or a string sent as given). */
+  html(markup: Html | string, status?: number, headers?: Record<string, string>): Result {
+    return html(markup, status, headers);
   }
 
   /** `text()`: `res.text(body, status, headers)`. */

@@ -59,23 +59,31 @@ export function tooLarge(limit: number): HttpError {
 /** The outcome of a body read whose client went away: there is nobody left to answer. */
 export const ABORTED = Symbol('request aborted');
 
-type ReadingRequest = IncomingMessage & { [READER]: BodyReader };
+/** What the shared listeners need of a reader, whatever request it reads for. */
+interface ReaderSlot {
+  size: number;
+  readonly limit: number;
+  add(chunk: Buffer): void;
+  settle(error: unknown): void;
+}
+
+type ReadingRequest = IncomingMessage & { [READER]: ReaderSlot };
 
 /**
  * One body being read: its state, and the outcome reported once to `done`, which the dispatcher
  * owns. Its listeners are module functions that find it on the request, so reading allocates no closures.
  */
-export class BodyReader {
+export class BodyReader<T extends { readonly req: IncomingMessage } = NodeRequest> implements ReaderSlot {
   private first: Buffer | undefined = undefined;
   private rest: Buffer[] | undefined = undefined;
   size = 0;
   private settled = false;
 
   constructor(
-    readonly request: NodeRequest,
+    readonly request: T,
     readonly format: BodyFormat,
     readonly limit: number,
-    private readonly done: (reader: BodyReader, error: unknown) => void,
+    private readonly done: (reader: BodyReader<T>, error: unknown) => void,
   ) {}
 
   /** Starts reading: the listeners every request shares find this reader on the request. */

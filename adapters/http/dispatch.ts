@@ -8,7 +8,24 @@ import { isThenable, renderError, renderMiss, renderResult } from '../../core/re
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/table.js';
 import type { Request } from '../../core/types.js';
-import { ABORTED, BodyReader, bodyHeaders, bodyHeadersObject, tooLarge, utf8Text } from './body.js';
+import {
+  CROSS_SITE,
+  isCrossSite,
+  isFormType,
+  isUrlencoded,
+  overriddenMethod,
+  trustedOrigins,
+  type OriginHeaders,
+} from '../../core/forms.js';
+import {
+  ABORTED,
+  BodyReader,
+  bodyHeaders,
+  bodyHeadersObject,
+  tooLarge,
+  utf8Text,
+  type BodyHeaders,
+} from './body.js';
 import { isBusy, occupy, release, waitTurn } from './connection.js';
 import { checkRequest, NodeRequest } from './request.js';
 import { send, sendSafely } from './send.js';
@@ -33,6 +50,19 @@ export interface DispatchOptions {
    * for logging. Default: `console.error`. The client never sees the error itself.
    */
   readonly onError?: (error: unknown, request: Request | undefined) => void;
+  /**
+   * Route a urlencoded POST whose `_method` field is `PUT`, `PATCH` or `DELETE` as that method,
+   * before matching, with the field removed from the body (HTML forms can only GET and POST).
+   * Default true.
+   */
+  readonly methodOverride?: boolean;
+  /**
+   * Refuse with `403` an unsafe request with a form body (urlencoded, multipart, text/plain) sent
+   * from another site's page, decided from `Sec-Fetch-Site` or else `Origin`. Default true.
+   */
+  readonly crossSiteProtection?: boolean;
+  /** Origins allowed to post forms here although they are other sites, e.g. `['https://app.example']`. */
+  readonly trustedOrigins?: readonly string[];
 }
 
 /** How an adapter hands requests over, beside the user's options. */
@@ -79,6 +109,9 @@ export function createDispatcher(
   const maxJsonDepth = wholeNumber('maxJsonDepth', options.maxJsonDepth ?? DEFAULTS.maxJsonDepth, 1);
   const maxUrlLength = wholeNumber('maxUrlLength', options.maxUrlLength ?? DEFAULTS.maxUrlLength, 1);
   const handlerTimeout = wholeNumber('handlerTimeout', options.handlerTimeout ?? DEFAULTS.handlerTimeout, 1);
+  const methodOverride = options.methodOverride !== false;
+  const crossSiteProtection = options.crossSiteProtection !== false;
+  const trusted = trustedOrigins(options.trustedOrigins);
   const table = tableOf(source);
   // compile() checks maxParamLength, as it does for every caller.
   const matcher = compile(table, { maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength });
@@ -114,10 +147,26 @@ export function createDispatcher(
         return sendSafely(req, res, { status: 204, headers: {}, body: '' });
       return sendSafely(req, res, renderError(BAD_TARGET));
     }
+    // Only unsafe methods can carry a form: GET and HEAD, nearly every request, skip this.
+    let headers: BodyHeaders | undefined;
+    if (
+      method !== 'GET' &&
+      method !== 'HEAD' &&
+      method !== 'OPTIONS' &&
+      (crossSiteProtection || methodOverride)
+    ) {
+      headers = readHeaders(req);
+      if (headers !== undefined && isFormType(headers.type)) {
+        if (crossSiteProtection && isCrossSite(originHeaders(req), trusted))
+          return sendSafely(req, res, renderError(CROSS_SITE, req.headers.accept));
+        if (methodOverride && method === 'POST' && isUrlencoded(headers.type))
+          return withForm(req, res, url, target, headers, next);
+      }
+    }
     const match = matcher.match(method, target.path);
     if (match.kind !== 'found') {
       if (match.kind === 'not-found' && next !== undefined) return next();
-      return sendSafely(req, res, renderMiss(match, method));
+      return sendSafely(req, res, renderMiss(match, method, req.headers.accept));
     }
     const { route, params } = match;
     const request = new NodeRequest(
@@ -133,7 +182,82 @@ export function createDispatcher(
     if (!route.body) return handle(request);
     // The connection is held while the body is read, so that requests pipelined behind it wait.
     occupy(req);
-    withBody(request);
+    withBody(request, headers);
+  }
+
+  /** The body's headers as the adapter reads them; `undefined` when they cannot be read (the body read says why). */
+  function readHeaders(req: IncomingMessage): BodyHeaders | undefined {
+    try {
+      return adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * A urlencoded POST: its body is read and parsed before matching, so that `_method` decides the
+   * method the route is matched with (and 405/Allow are those of that method).
+   */
+  function withForm(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    target: Target,
+    headers: BodyHeaders,
+    next: (() => void) | undefined,
+  ): void {
+    occupy(req);
+    const form: PendingForm = { req, res, url, target, next };
+    const declared = headers.length === undefined ? NaN : Number(headers.length);
+    try {
+      if (bodyFormat(headers.type, headers.encoding) !== 'form') throw new Error('not a form');
+    } catch (error) {
+      return refuseForm(form, error);
+    }
+    if (declared > bodyLimit) return refuseForm(form, tooLarge(bodyLimit));
+    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+    if (req.readableEnded)
+      return refuseForm(form, new Error('the request body was already read by other middleware'));
+    new BodyReader(form, 'form', bodyLimit, formRead).start();
+  }
+
+  /** Where a form body read before matching ends: the method it asks for, then the route. */
+  function formRead(reader: BodyReader<PendingForm>, error: unknown): void {
+    const form = reader.request;
+    if (error !== undefined) return refuseForm(form, error);
+    let body: Record<string, unknown>;
+    try {
+      body = parseBody('form', utf8Text(reader.bytes()), maxJsonDepth) as Record<string, unknown>;
+    } catch (parseError) {
+      return refuseForm(form, parseError);
+    }
+    const { req, res, url, target, next } = form;
+    const method = overriddenMethod(body) ?? 'POST';
+    const match = matcher.match(method, target.path);
+    if (match.kind !== 'found') {
+      release(req);
+      if (match.kind === 'not-found' && next !== undefined) return next();
+      return sendSafely(req, res, renderMiss(match, method, req.headers.accept));
+    }
+    const { route, params } = match;
+    const request = new NodeRequest(
+      method,
+      originUrl(url, target),
+      target.path,
+      target.search,
+      params,
+      route,
+      req,
+      res,
+    );
+    // A route that takes no body (DELETE) gets none, as it would without the override.
+    if (route.body) request.body = body;
+    handle(request);
+  }
+
+  function refuseForm(form: PendingForm, error: unknown): void {
+    if (error !== ABORTED) sendSafely(form.req, form.res, renderError(error, form.req.headers.accept));
+    release(form.req);
   }
 
   /** Runs the handler and answers, then frees the connection; an async handler holds it until it answers. */
@@ -164,7 +288,7 @@ export function createDispatcher(
 
   function fail(request: NodeRequest, error: unknown): void {
     if (!(error instanceof HttpError)) onError(error, request);
-    sendSafely(request.req, request.res, renderError(error));
+    sendSafely(request.req, request.res, renderError(error, request.req.headers.accept));
   }
 
   /** Waits for an async handler under the timeout sweep, then answers and frees the connection. */
@@ -206,12 +330,12 @@ export function createDispatcher(
   }
 
   /** Reads and parses the body with callbacks (no promise on this path), then handles the request. */
-  function withBody(request: NodeRequest): void {
+  function withBody(request: NodeRequest, known: BodyHeaders | undefined): void {
     const { req, res } = request;
     let format: BodyFormat;
     let declared: number;
     try {
-      const headers = adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req);
+      const headers = known ?? (adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req));
       format = bodyFormat(headers.type, headers.encoding);
       declared = headers.length === undefined ? NaN : Number(headers.length);
       if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent)
@@ -227,7 +351,7 @@ export function createDispatcher(
   }
 
   /** Where a body read ends: parse and handle, or refuse. */
-  function bodyRead(reader: BodyReader, error: unknown): void {
+  function bodyRead(reader: BodyReader<NodeRequest>, error: unknown): void {
     const { request } = reader;
     if (error === undefined) {
       try {
@@ -247,6 +371,25 @@ export function createDispatcher(
   }
 
   return dispatch;
+}
+
+/** A urlencoded POST whose body is read before it is matched. */
+interface PendingForm {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: string;
+  readonly target: Target;
+  readonly next: (() => void) | undefined;
+}
+
+/** The headers the cross-site decision reads, from node's headers object (built only for form posts). */
+function originHeaders(req: IncomingMessage): OriginHeaders {
+  const site = req.headers['sec-fetch-site'];
+  return {
+    secFetchSite: Array.isArray(site) ? site[0] : site,
+    origin: req.headers.origin,
+    host: req.headers.host,
+  };
 }
 
 /** The target in origin form, as handlers see it: the url itself when it already is one, so that no copy is made. */
