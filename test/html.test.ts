@@ -16,9 +16,7 @@ test('html tag :: every interpolated value is escaped, in text and in attributes
 
 test('html tag :: nested templates and lists of them stay markup; false, null and undefined render nothing', () => {
   const items = ['a<b', 'c'];
-  const list = html`<ul>
-    ${items.map((item) => html`<li>${item}</li>`)}
-  </ul>`;
+  const list = html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`;
   assert.is(list.toString(), '<ul><li>a&lt;b</li><li>c</li></ul>');
   assert.is(html`${false}${null}${undefined}${0}${''}`.toString(), '0');
   assert.is(html`${false && html`<b>never</b>`}${true && html`<i>shown</i>`}`.toString(), '<i>shown</i>');
