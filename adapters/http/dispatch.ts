@@ -163,26 +163,39 @@ export function createDispatcher(
           return withForm(req, res, url, target, headers, next);
       }
     }
+    const request = matched(req, res, method, url, target, next);
+    if (request === undefined) return;
+    if (!request.route.body) return handle(request);
+    // The connection is held while the body is read, so that requests pipelined behind it wait.
+    occupy(req);
+    withBody(request, headers);
+  }
+
+  /** The request for the route `method` and the path match, or `undefined` once a miss is answered (or passed to `next`). */
+  function matched(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    url: string,
+    target: Target,
+    next: (() => void) | undefined,
+  ): NodeRequest | undefined {
     const match = matcher.match(method, target.path);
     if (match.kind !== 'found') {
-      if (match.kind === 'not-found' && next !== undefined) return next();
-      return sendSafely(req, res, renderMiss(match, method, req.headers.accept));
+      if (match.kind === 'not-found' && next !== undefined) next();
+      else sendSafely(req, res, renderMiss(match, method, req.headers.accept));
+      return undefined;
     }
-    const { route, params } = match;
-    const request = new NodeRequest(
+    return new NodeRequest(
       method,
       originUrl(url, target),
       target.path,
       target.search,
-      params,
-      route,
+      match.params,
+      match.route,
       req,
       res,
     );
-    if (!route.body) return handle(request);
-    // The connection is held while the body is read, so that requests pipelined behind it wait.
-    occupy(req);
-    withBody(request, headers);
   }
 
   /** The body's headers as the adapter reads them; `undefined` when they cannot be read (the body read says why). */
@@ -233,25 +246,11 @@ export function createDispatcher(
     }
     const { req, res, url, target, next } = form;
     const method = overriddenMethod(body) ?? 'POST';
-    const match = matcher.match(method, target.path);
-    if (match.kind !== 'found') {
-      release(req);
-      if (match.kind === 'not-found' && next !== undefined) return next();
-      return sendSafely(req, res, renderMiss(match, method, req.headers.accept));
-    }
-    const { route, params } = match;
-    const request = new NodeRequest(
-      method,
-      originUrl(url, target),
-      target.path,
-      target.search,
-      params,
-      route,
-      req,
-      res,
-    );
+    const request = matched(req, res, method, url, target, next);
+    // The connection was held for the body: a miss is answered first, then requests behind it run.
+    if (request === undefined) return release(req);
     // A route that takes no body (DELETE) gets none, as it would without the override.
-    if (route.body) request.body = body;
+    if (request.route.body) request.body = body;
     handle(request);
   }
 
