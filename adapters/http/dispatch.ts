@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyFormat, DEFAULT_JSON_DEPTH, parseBody, type BodyFormat } from '../../core/body.js';
+import { bodyFormat, parseBody, type BodyFormat } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { wholeNumber } from '../../core/options.js';
@@ -8,15 +8,7 @@ import { isThenable, renderError, renderMiss, renderResult } from '../../core/re
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/table.js';
 import type { Request } from '../../core/types.js';
-import {
-  CROSS_SITE,
-  isCrossSite,
-  isFormType,
-  isUrlencoded,
-  overriddenMethod,
-  trustedOrigins,
-  type OriginHeaders,
-} from '../../core/forms.js';
+import { CROSS_SITE, isCrossSite, isFormType, isUrlencoded, trustedOrigins } from '../../core/forms.js';
 import {
   ABORTED,
   BodyReader,
@@ -27,63 +19,12 @@ import {
   type BodyHeaders,
 } from './body.js';
 import { isBusy, occupy, release, waitTurn } from './connection.js';
+import { formReader, originHeaders } from './form.js';
+import { DEFAULTS, type AdapterOptions, type DispatchOptions, type NodeHandler } from './options.js';
 import { checkRequest, NodeRequest } from './request.js';
 import { send, sendSafely } from './send.js';
 
-/** Options shared by both adapters; docs/hardening.md explains each limit. */
-export interface DispatchOptions {
-  /** The largest request body accepted, in bytes; larger ones get `413`. Default 1 MiB. */
-  readonly bodyLimit?: number;
-  /** The deepest nesting of arrays and objects in a JSON body; deeper is `400`. Default 64. */
-  readonly maxJsonDepth?: number;
-  /** The longest request target accepted, in characters; longer is `414`. Default 8192. */
-  readonly maxUrlLength?: number;
-  /** The longest decoded path parameter accepted; longer ones get `400`. Default 1024. */
-  readonly maxParamLength?: number;
-  /**
-   * Milliseconds an async handler may take before the client gets `503`; it cannot be turned
-   * off, only raised. Default 30 000.
-   */
-  readonly handlerTimeout?: number;
-  /**
-   * Called with every error that becomes a `500` or a `503` timeout (not with `HttpError`s),
-   * for logging. Default: `console.error`. The client never sees the error itself.
-   */
-  readonly onError?: (error: unknown, request: Request | undefined) => void;
-  /**
-   * Route a urlencoded POST whose `_method` field is `PUT`, `PATCH` or `DELETE` as that method,
-   * before matching, with the field removed from the body (HTML forms can only GET and POST).
-   * Default true.
-   */
-  readonly methodOverride?: boolean;
-  /**
-   * Refuse with `403` an unsafe request with a form body (urlencoded, multipart, text/plain) sent
-   * from another site's page, decided from `Sec-Fetch-Site` or else `Origin`. Default true.
-   */
-  readonly crossSiteProtection?: boolean;
-  /** Origins allowed to post forms here although they are other sites, e.g. `['https://app.example']`. */
-  readonly trustedOrigins?: readonly string[];
-}
-
-/** How an adapter hands requests over, beside the user's options. */
-export interface AdapterOptions {
-  /**
-   * Read a body's headers from node's headers object, where middleware that ran first may have
-   * changed them, instead of from the raw header lines as the client sent them (default).
-   */
-  readonly headersObject?: boolean;
-}
-
-/** A node:http style handler; `next`, when given, receives requests no route matches. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
-
-const DEFAULTS = Object.freeze({
-  bodyLimit: 1024 * 1024,
-  maxJsonDepth: DEFAULT_JSON_DEPTH,
-  maxUrlLength: 8192,
-  maxParamLength: 1024,
-  handlerTimeout: 30_000,
-});
+export type { AdapterOptions, DispatchOptions, NodeHandler } from './options.js';
 
 /** An async handler under way, for the timeout sweep. */
 interface PendingHandler {
@@ -129,6 +70,7 @@ export function createDispatcher(
   // at most one tick late, however busy the event loop is.
   const tick = Math.max(5, Math.min(250, Math.floor(handlerTimeout / 8)));
   const pending = new Set<PendingHandler>();
+  const readForm = formReader({ bodyLimit, maxJsonDepth, matched, handle });
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
   function dispatch(req: IncomingMessage, res: ServerResponse, next?: () => void): void {
@@ -160,7 +102,7 @@ export function createDispatcher(
         if (crossSiteProtection && isCrossSite(originHeaders(req), trusted))
           return sendSafely(req, res, renderError(CROSS_SITE, req.headers.accept));
         if (methodOverride && method === 'POST' && isUrlencoded(headers.type))
-          return withForm(req, res, url, target, headers, next);
+          return readForm({ req, res, url, target, next }, headers);
       }
     }
     const request = matched(req, res, method, url, target, next);
@@ -205,58 +147,6 @@ export function createDispatcher(
     } catch {
       return undefined;
     }
-  }
-
-  /**
-   * A urlencoded POST: its body is read and parsed before matching, so that `_method` decides the
-   * method the route is matched with (and 405/Allow are those of that method).
-   */
-  function withForm(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: string,
-    target: Target,
-    headers: BodyHeaders,
-    next: (() => void) | undefined,
-  ): void {
-    occupy(req);
-    const form: PendingForm = { req, res, url, target, next };
-    const declared = headers.length === undefined ? NaN : Number(headers.length);
-    try {
-      if (bodyFormat(headers.type, headers.encoding) !== 'form') throw new Error('not a form');
-    } catch (error) {
-      return refuseForm(form, error);
-    }
-    if (declared > bodyLimit) return refuseForm(form, tooLarge(bodyLimit));
-    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
-    if (req.readableEnded)
-      return refuseForm(form, new Error('the request body was already read by other middleware'));
-    new BodyReader(form, 'form', bodyLimit, formRead).start();
-  }
-
-  /** Where a form body read before matching ends: the method it asks for, then the route. */
-  function formRead(reader: BodyReader<PendingForm>, error: unknown): void {
-    const form = reader.request;
-    if (error !== undefined) return refuseForm(form, error);
-    let body: Record<string, unknown>;
-    try {
-      body = parseBody('form', utf8Text(reader.bytes()), maxJsonDepth) as Record<string, unknown>;
-    } catch (parseError) {
-      return refuseForm(form, parseError);
-    }
-    const { req, res, url, target, next } = form;
-    const method = overriddenMethod(body) ?? 'POST';
-    const request = matched(req, res, method, url, target, next);
-    // The connection was held for the body: a miss is answered first, then requests behind it run.
-    if (request === undefined) return release(req);
-    // A route that takes no body (DELETE) gets none, as it would without the override.
-    if (request.route.body) request.body = body;
-    handle(request);
-  }
-
-  function refuseForm(form: PendingForm, error: unknown): void {
-    if (error !== ABORTED) sendSafely(form.req, form.res, renderError(error, form.req.headers.accept));
-    release(form.req);
   }
 
   /** Runs the handler and answers, then frees the connection; an async handler holds it until it answers. */
@@ -370,25 +260,6 @@ export function createDispatcher(
   }
 
   return dispatch;
-}
-
-/** A urlencoded POST whose body is read before it is matched. */
-interface PendingForm {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly url: string;
-  readonly target: Target;
-  readonly next: (() => void) | undefined;
-}
-
-/** The headers the cross-site decision reads, from node's headers object (built only for form posts). */
-function originHeaders(req: IncomingMessage): OriginHeaders {
-  const site = req.headers['sec-fetch-site'];
-  return {
-    secFetchSite: Array.isArray(site) ? site[0] : site,
-    origin: req.headers.origin,
-    host: req.headers.host,
-  };
 }
 
 /** The target in origin form, as handlers see it: the url itself when it already is one, so that no copy is made. */

@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_JSON_DEPTH } from '../../core/body.js';
+import type { Request } from '../../core/types.js';
+
+/** Options shared by both adapters; docs/hardening.md explains each limit. */
+export interface DispatchOptions {
+  /** The largest request body accepted, in bytes; larger ones get `413`. Default 1 MiB. */
+  readonly bodyLimit?: number;
+  /** The deepest nesting of arrays and objects in a JSON body; deeper is `400`. Default 64. */
+  readonly maxJsonDepth?: number;
+  /** The longest request target accepted, in characters; longer is `414`. Default 8192. */
+  readonly maxUrlLength?: number;
+  /** The longest decoded path parameter accepted; longer ones get `400`. Default 1024. */
+  readonly maxParamLength?: number;
+  /**
+   * Milliseconds an async handler may take before the client gets `503`; it cannot be turned
+   * off, only raised. Default 30 000.
+   */
+  readonly handlerTimeout?: number;
+  /**
+   * Called with every error that becomes a `500` or a `503` timeout (not with `HttpError`s),
+   * for logging. Default: `console.error`. The client never sees the error itself.
+   */
+  readonly onError?: (error: unknown, request: Request | undefined) => void;
+  /**
+   * Route a urlencoded POST whose `_method` field is `PUT`, `PATCH` or `DELETE` as that method,
+   * before matching, with the field removed from the body (HTML forms can only GET and POST).
+   * Default true.
+   */
+  readonly methodOverride?: boolean;
+  /**
+   * Refuse with `403` an unsafe request with a form body (urlencoded, multipart, text/plain) sent
+   * from another site's page, decided from `Sec-Fetch-Site` or else `Origin`. Default true.
+   */
+  readonly crossSiteProtection?: boolean;
+  /** Origins allowed to post forms here although they are other sites, e.g. `['https://app.example']`. */
+  readonly trustedOrigins?: readonly string[];
+}
+
+/** How an adapter hands requests over, beside the user's options. */
+export interface AdapterOptions {
+  /**
+   * Read a body's headers from node's headers object, where middleware that ran first may have
+   * changed them, instead of from the raw header lines as the client sent them (default).
+   */
+  readonly headersObject?: boolean;
+}
+
+/** A node:http style handler; `next`, when given, receives requests no route matches. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
+
+export const DEFAULTS = Object.freeze({
+  bodyLimit: 1024 * 1024,
+  maxJsonDepth: DEFAULT_JSON_DEPTH,
+  maxUrlLength: 8192,
+  maxParamLength: 1024,
+  handlerTimeout: 30_000,
+});
