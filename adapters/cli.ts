@@ -26,6 +26,8 @@ Options:
   --resource NAME                 only the routes of this resource
   --method METHOD                 only routes with this method
   --title TEXT, --api-version V   the OpenAPI info (default: from ./package.json)
+  --no-method-override            OpenAPI for a server started with methodOverride: false
+  --no-cross-site-protection      OpenAPI for a server started with crossSiteProtection: false
   -h, --help                      this help
 `;
 
@@ -100,6 +102,8 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
         method: { type: 'string' },
         title: { type: 'string' },
         'api-version': { type: 'string' },
+        'no-method-override': { type: 'boolean' },
+        'no-cross-site-protection': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -132,9 +136,15 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
     });
     if (format === 'openapi') {
       const info = packageInfo(io.cwd);
-      io.out(
-        `${JSON.stringify(openapi(shown, { title: values.title ?? info.title, version: values['api-version'] ?? info.version }), null, 2)}\n`,
+      const document = openapi(
+        shown,
+        { title: values.title ?? info.title, version: values['api-version'] ?? info.version },
+        {
+          methodOverride: values['no-method-override'] !== true,
+          crossSiteProtection: values['no-cross-site-protection'] !== true,
+        },
       );
+      io.out(`${JSON.stringify(document, null, 2)}\n`);
     } else if (format === 'walk') {
       io.out(
         compile(shown).source ??

@@ -6,6 +6,8 @@ export {
   type HttpErrorOptions,
   type Problem,
 } from './errors.js';
+export { errorPage } from './error-page.js';
+export { isFormSubmission } from './forms.js';
 export { idParam, singular, IRREGULAR, UNCOUNTABLE, type IdParam, type Singular } from './inflect.js';
 export {
   filterRoutes,
@@ -16,9 +18,10 @@ export {
 } from './listing.js';
 export { compile, type Matcher, type MatcherOptions } from './matcher/index.js';
 export { negotiate, type Representations } from './negotiate.js';
-export { openapi, type OpenApiInfo } from './openapi.js';
+export { openapi, type OpenApiInfo, type OpenApiOptions } from './openapi.js';
 export { escapeHtml, Html, trustedHtml, type HtmlValue } from './html.js';
 export { pathFor } from './path.js';
+export type { ErrorPage } from './render.js';
 export { Reply, Result, created, html, json, noContent, redirect, text, type ResultKind } from './reply.js';
 export { resource, type ActionPath, type Handlers, type Resource, type ResourceOptions } from './resource.js';
 export { routes, tableOf, type Routable } from './table.js';

@@ -11,7 +11,19 @@ export interface OpenApiInfo {
   readonly description?: string;
 }
 
+/** What the document assumes of the adapters' options (`DispatchOptions`); both default to true there and here. */
+export interface OpenApiOptions {
+  /** Document the `POST` that an HTML form sends for a `PUT`, `PATCH` or `DELETE` route (`_method`). */
+  readonly methodOverride?: boolean;
+  /** Document the `403` that a cross-site form post gets on every unsafe route. */
+  readonly crossSiteProtection?: boolean;
+}
+
 type Json = { [key: string]: unknown };
+
+const HTML_PAGE = { 'text/html': { schema: { type: 'string', description: 'An HTML page.' } } };
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 
 const PROBLEM_SCHEMA: JsonSchema = {
   type: 'object',
@@ -39,10 +51,14 @@ const SUMMARIES: Readonly<Record<Action, (plural: string, one: string) => string
 const SUCCESS: Readonly<Partial<Record<Action, number>>> = { create: 201, destroy: 204 };
 const SUCCESS_TITLES: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
 
+// A browser (Accept preferring text/html) gets every problem as a page: the adapters' error page, or the action's form again.
 function problem(status: number): Json {
   return {
     description: STATUS_TITLES[status] ?? 'Error',
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    content: {
+      'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+      ...HTML_PAGE,
+    },
   };
 }
 
@@ -52,8 +68,9 @@ function templatePath(path: string): string {
 }
 
 /** The statuses a route can answer with a problem: the framework's, then the action's own. */
-function errorStatuses(route: Route, schema: ActionSchema): number[] {
+function errorStatuses(route: Route, schema: ActionSchema, options: OpenApiOptions): number[] {
   const statuses = new Set<number>([400]);
+  if (options.crossSiteProtection !== false && UNSAFE.has(route.method)) statuses.add(403);
   if (route.params.length > 0) statuses.add(404);
   if (route.body) [413, 415].forEach((s) => statuses.add(s));
   for (const status of schema.errors ?? []) statuses.add(status);
@@ -71,18 +88,29 @@ function queryParameters(schema: ActionSchema): Json[] {
   }));
 }
 
-function operation(route: Route): Json {
+function operation(route: Route, options: OpenApiOptions): Json {
   const schema = route.schema ?? {};
   const one = singular(route.resource) ?? route.resource;
   // A route written by hand may name an action of its own; it gets the generic wording.
   const action = isAction(route.action) ? route.action : undefined;
   const success = action === undefined ? 200 : (SUCCESS[action] ?? 200);
   const ok: Json = { description: SUCCESS_TITLES[success] };
-  if (success !== 204) ok.content = { 'application/json': { schema: schema.response ?? {} } };
+  if (success !== 204) {
+    const data = { 'application/json': { schema: schema.response ?? {} } };
+    // The default representation first, as a client taking anything gets it.
+    ok.content =
+      schema.html === 'default' ? { ...HTML_PAGE, ...data } : schema.html ? { ...data, ...HTML_PAGE } : data;
+  }
   if (route.action === 'create')
     ok.headers = { Location: { description: `Where the new ${one} lives.`, schema: { type: 'string' } } };
   const responses: Json = { [String(success)]: ok };
-  for (const status of errorStatuses(route, schema)) responses[String(status)] = problem(status);
+  if (schema.seeOther !== undefined) {
+    responses['303'] = {
+      description: `See Other: after a browser's form submission, ${schema.seeOther}.`,
+      headers: { Location: { description: schema.seeOther, schema: { type: 'string' } } },
+    };
+  }
+  for (const status of errorStatuses(route, schema, options)) responses[String(status)] = problem(status);
   responses.default = problem(500);
   const op: Json = {
     operationId: route.name,
@@ -109,9 +137,14 @@ function operation(route: Route): Json {
  * for the routes that read one, and success and problem+json responses. Per-action JSON
  * Schemas (`resource(…, { schemas })`) make bodies and responses specific.
  */
-export function openapi(source: Routable, info: OpenApiInfo = { title: 'API', version: '0.0.0' }): Json {
+export function openapi(
+  source: Routable,
+  info: OpenApiInfo = { title: 'API', version: '0.0.0' },
+  options: OpenApiOptions = {},
+): Json {
   const table = tableOf(source);
   const paths: Record<string, Json> = {};
+  const overridden = new Map<string, Route[]>();
   for (const route of table) {
     const key = templatePath(route.path);
     const item = (paths[key] ??= {});
@@ -123,7 +156,16 @@ export function openapi(source: Routable, info: OpenApiInfo = { title: 'API', ve
         schema: { type: 'string' },
       }));
     }
-    item[route.method.toLowerCase()] = operation(route);
+    item[route.method.toLowerCase()] = operation(route, options);
+    if (options.methodOverride !== false && OVERRIDABLE.has(route.method)) {
+      const list = overridden.get(key) ?? [];
+      overridden.set(key, [...list, route]);
+    }
+  }
+  for (const [key, routes] of overridden) {
+    const item = paths[key]!;
+    // A path with a POST route of its own keeps it: a form there posts to that route.
+    if (item.post === undefined) item.post = overrideOperation(routes, options);
   }
   return {
     openapi: '3.1.0',
@@ -132,4 +174,61 @@ export function openapi(source: Routable, info: OpenApiInfo = { title: 'API', ve
     paths,
     components: { schemas: { Problem: PROBLEM_SCHEMA } },
   };
+}
+
+/**
+ * The `POST` an HTML form sends for the `PUT`, `PATCH` and `DELETE` routes of one path, its
+ * `_method` field naming the route: each route's own body and responses, one after another.
+ */
+function overrideOperation(routes: readonly Route[], options: OpenApiOptions): Json {
+  const bodies = routes.map((route) => {
+    const field: JsonSchema = {
+      type: 'object',
+      required: ['_method'],
+      properties: {
+        _method: { const: route.method, description: 'The method to route as (any letter case).' },
+      },
+    };
+    const own = route.body ? route.schema?.body : undefined;
+    return own === undefined ? field : { allOf: [field, own] };
+  });
+  // The form is read before matching: a bad or large one, or a POST that names no method here, never reaches a route.
+  const responses: Json = { 400: problem(400), 405: problem(405), 413: problem(413) };
+  for (const route of routes) {
+    for (const [status, response] of Object.entries(operation(route, options).responses as Json)) {
+      const seen = responses[status] as Json | undefined;
+      responses[status] =
+        seen === undefined
+          ? response
+          : { ...seen, content: { ...(seen.content as Json), ...((response as Json).content as Json) } };
+    }
+  }
+  const resources = [...new Set(routes.map((route) => route.resource))];
+  const names =
+    resources.length === 1
+      ? `${resources[0]}.${routes.map((route) => route.action).join('_or_')}`
+      : routes.map((route) => route.name).join('_or_');
+  return {
+    operationId: `${names}.form`,
+    tags: resources,
+    summary: `An HTML form's ${routes.map((route) => route.method).join(' or ')} (method override)`,
+    description: `HTML forms can only GET and POST: a urlencoded POST whose \`_method\` field is ${routes
+      .map((route) => `\`${route.method}\` is routed as ${route.name}`)
+      .join(', ')}; the field is removed from the body the handler sees. Any other POST here is \`405\`.`,
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': { schema: bodies.length === 1 ? bodies[0] : { oneOf: bodies } },
+      },
+    },
+    responses: sortedResponses(responses),
+  };
+}
+
+/** Responses in status order with `default` last, as the operations list them. */
+function sortedResponses(responses: Json): Json {
+  const keys = Object.keys(responses).sort((a, b) =>
+    a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b),
+  );
+  return Object.fromEntries(keys.map((key) => [key, responses[key]]));
 }

@@ -1,6 +1,7 @@
 import { HttpError } from './errors.js';
 import type { Match } from './types.js';
-import { errorPage } from './error-page.js';
+import { errorPage as defaultErrorPage } from './error-page.js';
+import type { Html } from './html.js';
 import { preferredType } from './negotiate.js';
 import { NullObject } from './null-object.js';
 import { Result } from './reply.js';
@@ -78,7 +79,11 @@ function stringify(value: unknown): string {
  * request's Accept header, when known) prefers HTML, as a browser's does. An `HttpError` speaks
  * for itself; anything else is a bare `500` that reveals no message, stack or path.
  */
-export function renderError(err: unknown, accept?: string | string[]): Rendered {
+export function renderError(
+  err: unknown,
+  accept?: string | string[],
+  errorPage: ErrorPage = defaultErrorPage,
+): Rendered {
   const error = err instanceof HttpError ? err : INTERNAL;
   const headers: Record<string, string> = new NullObject();
   let body: string;
@@ -100,6 +105,9 @@ const ERROR_TYPES = [PROBLEM_CONTENT_TYPE, 'application/json', 'text/html'];
 
 const INTERNAL = new HttpError(500);
 
+/** Renders the HTML page a browser gets for an error (the `errorPage` option of both adapters). */
+export type ErrorPage = (error: HttpError) => Html;
+
 /**
  * The answer to a request no route serves: `204` + `Allow` for OPTIONS on a known path,
  * `405` + `Allow` for another method there, `404` for an unknown path, `400` for a path
@@ -109,6 +117,7 @@ export function renderMiss(
   match: Exclude<Match, { kind: 'found' }>,
   method: string,
   accept?: string | string[],
+  errorPage?: ErrorPage,
 ): Rendered {
   switch (match.kind) {
     case 'method-not-allowed':
@@ -118,11 +127,12 @@ export function renderMiss(
           headers: { Allow: match.allow },
         }),
         accept,
+        errorPage,
       );
     case 'not-found':
-      return renderError(NOT_FOUND, accept);
+      return renderError(NOT_FOUND, accept, errorPage);
     case 'bad-request':
-      return renderError(new HttpError(400, match.detail), accept);
+      return renderError(new HttpError(400, match.detail), accept, errorPage);
   }
 }
 

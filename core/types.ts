@@ -71,6 +71,17 @@ export interface ActionSchema {
   readonly query?: JsonSchema;
   /** Statuses the handler answers with a problem besides the framework's own, e.g. `[409, 422]`. */
   readonly errors?: readonly number[];
+  /**
+   * The action answers browsers too: its success is also a `text/html` page (negotiated, see
+   * `negotiate()`), and its problems the form again for a person to correct. `'default'` when
+   * HTML is what a client that takes anything gets (a form page such as new or edit).
+   */
+  readonly html?: boolean | 'default';
+  /**
+   * After a successful browser form submission (`isFormSubmission()`), the action answers
+   * `303 See Other` with a `Location`; this says where, e.g. `'the post's page'`.
+   */
+  readonly seeOther?: string;
 }
 
 /** A route record: plain data plus the handler that serves it. */

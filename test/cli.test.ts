@@ -33,6 +33,17 @@ test('sevenfold routes :: md, json and openapi formats come from the core functi
   assert.equal(doc, JSON.parse(JSON.stringify(openapi(posts, { title: 'T', version: '2' }))));
   const defaults = JSON.parse((await cli('routes', TABLE, '--format', 'openapi')).out);
   assert.equal(defaults.info, { title: 'sevenfold', version: '0.1.0' });
+  const plain = JSON.parse(
+    (await cli('routes', TABLE, '--format', 'openapi', '--no-method-override', '--no-cross-site-protection'))
+      .out,
+  );
+  assert.equal(
+    plain,
+    JSON.parse(
+      JSON.stringify(openapi(posts, defaults.info, { methodOverride: false, crossSiteProtection: false })),
+    ),
+  );
+  assert.is(plain.paths['/posts/{post_id}'].post, undefined);
 });
 
 test('sevenfold routes :: filters by grep, resource and method', async () => {

@@ -1,10 +1,17 @@
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resource } from '../core/index.js';
-import { isCrossSite, isFormType, isUrlencoded, overriddenMethod, trustedOrigins } from '../core/forms.js';
+import { html, HttpError, resource } from '../core/index.js';
+import {
+  isCrossSite,
+  isFormSubmission,
+  isFormType,
+  isUrlencoded,
+  overriddenMethod,
+  trustedOrigins,
+} from '../core/forms.js';
 import { json, raw, type RawRequest } from './support/http.js';
 import { startAll } from './support/servers.js';
-import type { ServeOptions } from '../adapters/node.js';
+import { createListener, type ServeOptions } from '../adapters/node.js';
 
 // ---- the pure rules (core/forms.ts)
 
@@ -77,6 +84,27 @@ test('trustedOrigins :: each entry must be an origin, and the error says how to 
   );
   for (const bad of ['https://app.example/', 'app.example', 'https://app.example/path'])
     assert.throws(() => trustedOrigins([bad]), /is not an origin; write scheme, host and port only/);
+});
+
+test('isFormSubmission :: a form body and an Accept that prefers HTML; curl and API clients are not browsers', () => {
+  const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  const form = 'application/x-www-form-urlencoded';
+  const cases: Array<[string | undefined, string | undefined, boolean]> = [
+    [form, browser, true],
+    ['multipart/form-data; boundary=x', browser, true],
+    ['Application/X-WWW-Form-Urlencoded; charset=utf-8', 'text/html', true],
+    [form, 'text/html;q=0.9, application/json', false],
+    [form, 'application/json', false],
+    [form, '*/*', false],
+    [form, undefined, false],
+    ['application/json', browser, false],
+    ['text/plain', browser, false],
+    [undefined, browser, false],
+  ];
+  for (const [type, accept, expected] of cases) {
+    const headers = { 'content-type': type, accept };
+    assert.is(isFormSubmission({ headers }), expected, `${type} / ${accept}`);
+  }
 });
 
 test.run();
@@ -284,6 +312,39 @@ pages(
       assert.is(r.headers['content-type'], 'application/problem+json');
       assert.is(r.headers.vary, 'Accept');
     });
+  },
+);
+
+pages(
+  "errorPage: the app's own page for browsers, on every adapter; one that throws falls back",
+  async () => {
+    const browser = { Accept: 'text/html' };
+    const mine = (error: HttpError) =>
+      html`<!doctype html><title>${error.status}</title><p>${error.message}</p>`;
+    await onEveryAdapter({ errorPage: mine }, { path: '/nowhere', headers: browser }, (r) => {
+      assert.is(r.status, 404);
+      assert.is(r.body, '<!doctype html><title>404</title><p>no route matches this path</p>');
+    });
+    await onEveryAdapter({ errorPage: mine }, { path: '/nowhere', headers: { Accept: '*/*' } }, (r) =>
+      assert.is(r.headers['content-type'], 'application/problem+json'),
+    );
+    const reported: unknown[] = [];
+    const broken = () => {
+      throw new Error('the template is broken');
+    };
+    await onEveryAdapter(
+      { errorPage: broken, onError: (error) => reported.push(error) },
+      { path: '/nowhere', headers: browser },
+      (r) => {
+        assert.is(r.status, 404);
+        assert.match(r.body, /<title>404 Not Found<\/title>/);
+      },
+    );
+    assert.is(reported.length, 3);
+    assert.throws(
+      () => createListener(notes, { errorPage: 'page' as never }),
+      /errorPage must be a function/,
+    );
   },
 );
 

@@ -99,7 +99,8 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '/posts/{post_id}/new',
     '/posts/{post_id}/edit',
   ]);
-  assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete']);
+  // The POST is the one HTML forms send for put and delete (method override).
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete', 'post']);
   assert.equal(doc.paths['/posts/{post_id}'].parameters, [
     { name: 'post_id', in: 'path', required: true, schema: { type: 'string' } },
   ]);
@@ -110,8 +111,38 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     'application/x-www-form-urlencoded',
   ]);
   assert.equal(create.requestBody.content['application/json'].schema.required, ['title']);
-  assert.equal(Object.keys(create.responses), ['201', '400', '409', '413', '415', '422', 'default']);
+  assert.equal(Object.keys(create.responses), [
+    '201',
+    '303',
+    '400',
+    '403',
+    '409',
+    '413',
+    '415',
+    '422',
+    'default',
+  ]);
   assert.ok(create.responses['201'].headers.Location);
+  assert.equal(Object.keys(create.responses['201'].content), ['application/json']);
+  assert.ok(create.responses['303'].headers.Location);
+  assert.is(create.responses['303'].content, undefined);
+  // A browser gets every problem as a page (the error page, or the form again with its messages).
+  assert.equal(Object.keys(create.responses['422'].content), ['application/problem+json', 'text/html']);
+  // Pages: index and show beside JSON, new and edit as their default.
+  assert.equal(Object.keys(doc.paths['/posts'].get.responses['200'].content), [
+    'application/json',
+    'text/html',
+  ]);
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}/new'].get.responses['200'].content), [
+    'text/html',
+    'application/json',
+  ]);
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}/new'].get.responses), [
+    '200',
+    '400',
+    '404',
+    'default',
+  ]);
   assert.is(
     create.responses['201'].content['application/json'].schema.properties.createdAt.format,
     'date-time',
@@ -124,8 +155,59 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     doc.paths['/posts'].get.parameters.map((p: { name: string }) => p.name),
     ['limit', 'offset'],
   );
-  assert.equal(Object.keys(doc.paths['/posts/{post_id}'].delete.responses), ['204', '400', '404', 'default']);
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}'].delete.responses), [
+    '204',
+    '303',
+    '400',
+    '403',
+    '404',
+    'default',
+  ]);
   assert.is(doc.paths['/posts/{post_id}'].delete.responses['204'].content, undefined);
+  const form = doc.paths['/posts/{post_id}'].post;
+  assert.is(form.operationId, 'posts.update_or_destroy.form');
+  assert.equal(Object.keys(form.requestBody.content), ['application/x-www-form-urlencoded']);
+  const [put, del] = form.requestBody.content['application/x-www-form-urlencoded'].schema.oneOf;
+  assert.equal(put.allOf[0].properties._method.const, 'PUT');
+  assert.equal(put.allOf[1].required, ['title']);
+  assert.equal(del.properties._method.const, 'DELETE');
+  assert.equal(Object.keys(form.responses), [
+    '200',
+    '204',
+    '303',
+    '400',
+    '403',
+    '404',
+    '405',
+    '413',
+    '415',
+    '422',
+    'default',
+  ]);
+});
+
+test('openapi() :: options say what the adapters were told: no method override, no cross-site check', async () => {
+  const doc = openapi(posts.routes, undefined, { methodOverride: false, crossSiteProtection: false }) as any;
+  await validate(doc);
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete']);
+  assert.is(doc.paths['/posts'].post.responses['403'], undefined);
+});
+
+test('openapi() :: a path with a POST route of its own keeps it; no override operation is added there', () => {
+  const both = resource('things', { create: ok, update: ok }, { path: 'things' });
+  const custom = routes(both, {
+    resource: 'things',
+    action: 'replaceAll',
+    method: 'PUT',
+    path: '/things',
+    params: [],
+    name: 'things.replaceAll',
+    body: true,
+    handler: ok,
+  } as const);
+  const doc = openapi(custom) as any;
+  assert.is(doc.paths['/things'].post.operationId, 'things.create');
+  assert.is(doc.paths['/things/{thing_id}'].post.operationId, 'things.update.form');
 });
 
 test('openapi() :: a table without schemas is still valid, with every route', async () => {
@@ -137,7 +219,8 @@ test('openapi() :: a table without schemas is still valid, with every route', as
   const operations = Object.values(doc.paths).flatMap((item: any) =>
     Object.keys(item).filter((k) => k !== 'parameters'),
   );
-  assert.is(operations.length, table.length);
+  // Every route, plus the POST an HTML form sends for the posts member path's PUT and DELETE.
+  assert.is(operations.length, table.length + 1);
 });
 
 test('openapi() :: a hand-written route with an action of its own gets the generic summary and 200', () => {
@@ -155,7 +238,7 @@ test('openapi() :: a hand-written route with an action of its own gets the gener
     } as const;
     const operation = (openapi(routes(route)) as any).paths[`/posts/${action}`].post;
     assert.is(operation.summary, `posts#${action}`);
-    assert.equal(Object.keys(operation.responses), ['200', '400', 'default']);
+    assert.equal(Object.keys(operation.responses), ['200', '400', '403', 'default']);
   }
 });
 

@@ -4,7 +4,15 @@ import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { wholeNumber } from '../../core/options.js';
 import { originForm, splitTarget, type Target } from '../../core/path.js';
-import { isThenable, renderError, renderMiss, renderResult } from '../../core/render.js';
+import { errorPage as errorPageOf } from '../../core/error-page.js';
+import {
+  isThenable,
+  renderError,
+  renderMiss,
+  renderResult,
+  type ErrorPage,
+  type Rendered,
+} from '../../core/render.js';
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/table.js';
 import type { Request } from '../../core/types.js';
@@ -65,12 +73,13 @@ export function createDispatcher(
       // Nothing sensible is left to do with an error about an error.
     }
   };
+  const errorPage = guardedPage(options.errorPage, onError);
   const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
   // One coarse sweep times out async handlers, instead of a timer per request: a handler is cut
   // at most one tick late, however busy the event loop is.
   const tick = Math.max(5, Math.min(250, Math.floor(handlerTimeout / 8)));
   const pending = new Set<PendingHandler>();
-  const readForm = formReader({ bodyLimit, maxJsonDepth, matched, handle });
+  const readForm = formReader({ bodyLimit, maxJsonDepth, matched, handle, problem });
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
   function dispatch(req: IncomingMessage, res: ServerResponse, next?: () => void): void {
@@ -81,13 +90,13 @@ export function createDispatcher(
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const refused = checkRequest(req, url, maxUrlLength);
-    if (refused !== undefined) return sendSafely(req, res, renderError(refused));
+    if (refused !== undefined) return sendSafely(req, res, problem(refused, req));
     const target = splitTarget(url);
     if (target === undefined) {
       // `OPTIONS *` asks about the server as a whole; any other target must be a path.
       if (url === '*' && method === 'OPTIONS')
         return sendSafely(req, res, { status: 204, headers: {}, body: '' });
-      return sendSafely(req, res, renderError(BAD_TARGET));
+      return sendSafely(req, res, problem(BAD_TARGET, req));
     }
     // Only unsafe methods can carry a form: GET and HEAD, nearly every request, skip this.
     let headers: BodyHeaders | undefined;
@@ -100,7 +109,7 @@ export function createDispatcher(
       headers = readHeaders(req);
       if (headers !== undefined && isFormType(headers.type)) {
         if (crossSiteProtection && isCrossSite(originHeaders(req), trusted))
-          return sendSafely(req, res, renderError(CROSS_SITE, req.headers.accept));
+          return sendSafely(req, res, problem(CROSS_SITE, req));
         if (methodOverride && method === 'POST' && isUrlencoded(headers.type))
           return readForm({ req, res, url, target, next }, headers);
       }
@@ -125,7 +134,7 @@ export function createDispatcher(
     const match = matcher.match(method, target.path);
     if (match.kind !== 'found') {
       if (match.kind === 'not-found' && next !== undefined) next();
-      else sendSafely(req, res, renderMiss(match, method, req.headers.accept));
+      else sendSafely(req, res, renderMiss(match, method, req.headers.accept, errorPage));
       return undefined;
     }
     return new NodeRequest(
@@ -177,7 +186,12 @@ export function createDispatcher(
 
   function fail(request: NodeRequest, error: unknown): void {
     if (!(error instanceof HttpError)) onError(error, request);
-    sendSafely(request.req, request.res, renderError(error, request.req.headers.accept));
+    sendSafely(request.req, request.res, problem(error, request.req));
+  }
+
+  /** The error as the request's `Accept` prefers it: problem+json, or the error page for a browser. */
+  function problem(error: unknown, req: IncomingMessage): Rendered {
+    return renderError(error, req.headers.accept, errorPage);
   }
 
   /** Waits for an async handler under the timeout sweep, then answers and frees the connection. */
@@ -209,7 +223,7 @@ export function createDispatcher(
       const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
       request.abort(late);
       onError(late, request);
-      sendSafely(request.req, request.res, renderError(slow));
+      sendSafely(request.req, request.res, problem(slow, request.req));
       release(request.req);
     }
     if (pending.size === 0) {
@@ -268,6 +282,24 @@ function originUrl(url: string, target: Target): string {
   return target.search !== '' && url.length === target.path.length + target.search.length + 1
     ? url
     : originForm(target);
+}
+
+/** The app's error page, falling back to the plain one (and reporting) if it throws: an error page must not fail. */
+function guardedPage(
+  page: ErrorPage | undefined,
+  onError: (error: unknown, request: Request | undefined) => void,
+): ErrorPage | undefined {
+  if (page === undefined) return undefined;
+  if (typeof page !== 'function')
+    throw new TypeError('errorPage must be a function from an HttpError to Html');
+  return (error) => {
+    try {
+      return page(error);
+    } catch (pageError) {
+      onError(pageError, undefined);
+      return errorPageOf(error);
+    }
+  };
 }
 
 function defaultOnError(error: unknown, request: Request | undefined): void {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyFormat, parseBody } from '../../core/body.js';
 import { overriddenMethod, type OriginHeaders } from '../../core/forms.js';
 import type { Target } from '../../core/path.js';
-import { renderError } from '../../core/render.js';
+import type { Rendered } from '../../core/render.js';
 import { ABORTED, BodyReader, tooLarge, utf8Text, type BodyHeaders } from './body.js';
 import { occupy, release } from './connection.js';
 import type { NodeRequest } from './request.js';
@@ -32,6 +32,8 @@ export interface FormDispatch {
   ): NodeRequest | undefined;
   /** Runs the handler, answers and frees the connection. */
   handle(request: NodeRequest): void;
+  /** The error as the request's `Accept` prefers it. */
+  problem(error: unknown, req: IncomingMessage): Rendered;
 }
 
 /**
@@ -43,7 +45,7 @@ export function formReader(dispatch: FormDispatch): (form: PendingForm, headers:
   const { bodyLimit, maxJsonDepth } = dispatch;
 
   function refuse(form: PendingForm, error: unknown): void {
-    if (error !== ABORTED) sendSafely(form.req, form.res, renderError(error, form.req.headers.accept));
+    if (error !== ABORTED) sendSafely(form.req, form.res, dispatch.problem(error, form.req));
     release(form.req);
   }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_JSON_DEPTH } from '../../core/body.js';
+import type { ErrorPage } from '../../core/render.js';
 import type { Request } from '../../core/types.js';
 
 /** Options shared by both adapters; docs/hardening.md explains each limit. */
@@ -35,6 +36,12 @@ export interface DispatchOptions {
   readonly crossSiteProtection?: boolean;
   /** Origins allowed to post forms here although they are other sites, e.g. `['https://app.example']`. */
   readonly trustedOrigins?: readonly string[];
+  /**
+   * The page a browser (an `Accept` that prefers `text/html`) gets for an error, from the
+   * `HttpError` (status, title, detail, field errors): an app's own layout around them.
+   * Default: a plain page (core/error-page.ts). Everyone else gets problem+json.
+   */
+  readonly errorPage?: ErrorPage;
 }
 
 /** How an adapter hands requests over, beside the user's options. */

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { container, controller, type DependencyContainer } from 'sevenfold/controllers';
+import type { ServeOptions } from 'sevenfold/node';
 import { PostsController } from './controller.js';
 import { MemoryPostRepository, type PostRepository } from './repository.js';
 import { CLOCK, NEW_ID, POST_REPOSITORY } from './tokens.js';
+import { errorView } from './views/layout.js';
+
+/** How the example is served, on either adapter: its errors in the site's layout for browsers. */
+export const POSTS_OPTIONS = { errorPage: errorView } as const satisfies ServeOptions;
 
 /**
  * The app's own container with its services: `repository` (posts in memory unless given; main.ts

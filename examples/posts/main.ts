@@ -3,7 +3,7 @@ import type { RequestListener } from 'node:http';
 import polka from 'polka';
 import { listen, serve, type Running } from 'sevenfold/node';
 import { mount } from 'sevenfold/polka';
-import { postsContainer, postsResource } from './app.js';
+import { POSTS_OPTIONS, postsContainer, postsResource } from './app.js';
 import { runPrimary, type Listening } from './cluster.js';
 import { readConfig } from './config.js';
 import { openStore, type Store } from './store.js';
@@ -47,8 +47,8 @@ async function runServer(): Promise<void> {
   try {
     running =
       config.adapter === 'node'
-        ? await serve(posts, { host, port })
-        : await listen(mount(polka(), posts).handler as RequestListener, { host, port });
+        ? await serve(posts, { ...POSTS_OPTIONS, host, port })
+        : await listen(mount(polka(), posts, POSTS_OPTIONS).handler as RequestListener, { host, port });
   } catch (error) {
     console.error(
       `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`,

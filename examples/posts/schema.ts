@@ -50,12 +50,22 @@ const Page = {
   },
 } as const;
 
+// Browsers get pages (html) and, after a form submission, a 303 to the next page (seeOther): see controller.ts.
 export const POST_SCHEMAS = {
-  index: { response: { type: 'array', items: Post }, query: Page, summary: 'List posts, oldest first' },
-  show: { response: Post },
-  new: { response: PostTemplate, summary: 'The template of a new post with this id' },
-  edit: { response: Post },
-  create: { body: PostInput, response: Post, errors: [409, 422] },
-  update: { body: PostInput, response: Post, errors: [422] },
-  destroy: {},
+  index: {
+    response: { type: 'array', items: Post },
+    query: Page,
+    summary: 'List posts, oldest first',
+    html: true,
+  },
+  show: { response: Post, html: true },
+  new: {
+    response: PostTemplate,
+    summary: 'The form for a new post with this id (JSON: its template)',
+    html: 'default',
+  },
+  edit: { response: Post, summary: 'The form to edit a post (JSON: the post)', html: 'default' },
+  create: { body: PostInput, response: Post, errors: [409, 422], seeOther: 'the new post' },
+  update: { body: PostInput, response: Post, errors: [422], seeOther: 'the post' },
+  destroy: { seeOther: 'the list of posts' },
 } as const satisfies Record<string, ActionSchema>;

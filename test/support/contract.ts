@@ -14,16 +14,22 @@ export interface ContractOptions {
    * UUIDs) they are checked by shape and by the order the spec derives from them.
    */
   readonly deterministic: boolean;
+  /** Sees every request and its response, e.g. to check them against docs/openapi.json. */
+  readonly onExchange?: (request: RawRequest, response: RawResponse) => void;
 }
 
 /**
  * The JSON side of shared/specs/posts-api.md against one server whose store starts empty,
  * asserting as it goes; returns every response's bytes so runs can be compared.
  */
-export async function postsContract(url: string, { deterministic }: ContractOptions): Promise<string[]> {
+export async function postsContract(
+  url: string,
+  { deterministic, onExchange }: ContractOptions,
+): Promise<string[]> {
   const wires: string[] = [];
   const call = async (request: RawRequest, status: number): Promise<RawResponse> => {
     const response = await raw(url, request);
+    onExchange?.(request, response);
     assert.is(
       response.status,
       status,

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { html, trustedHtml, type HttpError, type Html, type HtmlValue, type Result } from 'sevenfold';
+
+// Markup in this folder is kept as written (prettier leaves html`…` alone): it is what a person reads.
+
+/** The whole style sheet: small enough to send inline with every page, so a page is one request. */
+const STYLE = `
+:root { color-scheme: light; font-family: system-ui, sans-serif; line-height: 1.5; color: #1b1b1b; background: #fff; }
+body { margin: 0; }
+header, main { max-width: 42rem; margin: 0 auto; padding: 0 1rem; }
+header { border-bottom: 1px solid #d0d0d0; padding-top: .75rem; padding-bottom: .75rem; }
+header a { font-weight: 600; }
+a { color: #0a4fb8; }
+h1 { font-size: 1.6rem; line-height: 1.25; overflow-wrap: anywhere; }
+ul.posts { list-style: none; padding: 0; }
+ul.posts li { display: flex; gap: 1rem; justify-content: space-between; padding: .5rem 0; border-bottom: 1px solid #e4e4e4; }
+ul.posts li > a:first-child { overflow-wrap: anywhere; }
+.post-body { white-space: pre-wrap; overflow-wrap: anywhere; }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; color: #4a4a4a; }
+dl.meta dd { margin: 0; }
+label { display: block; font-weight: 600; margin-top: 1rem; }
+input[type=text], textarea { box-sizing: border-box; width: 100%; font: inherit; padding: .4rem; border: 1px solid #6b6b6b; border-radius: 4px; }
+textarea { min-height: 10rem; }
+.hint { margin: .25rem 0 0; color: #4a4a4a; font-size: .9rem; }
+.field-error { margin: .25rem 0 0; color: #a4001d; font-weight: 600; }
+[aria-invalid=true] { border-color: #a4001d; border-width: 2px; }
+.summary { border: 2px solid #a4001d; border-radius: 4px; padding: .5rem 1rem; margin: 1rem 0; }
+.actions { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin-top: 1.5rem; }
+button { font: inherit; padding: .45rem 1rem; border: 0; border-radius: 4px; background: #0a4fb8; color: #fff; cursor: pointer; }
+button.danger { background: #a4001d; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+// The pages run no script at all; the policy says so, and lets in only this style sheet and same-origin forms.
+const POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** The headers every page is sent with. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': POLICY,
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** A complete page: the document around `content`, `title` in the tab and the heading. */
+export function layout(title: string, content: HtmlValue): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Posts</title>
+<style>${trustedHtml(STYLE)}</style>
+</head>
+<body>
+<header><nav aria-label="Site"><a href="/posts">All posts</a></nav></header>
+<main>
+<h1>${title}</h1>
+${content}
+</main>
+</body>
+</html>
+`;
+}
+
+/** A page as the response: `Html` from a view, its status, and the page headers. */
+export function page(markup: Html, status = 200): Result {
+  return html(markup, status, PAGE_HEADERS);
+}
+
+/** The page a browser gets for an error (the adapters' `errorPage` option): the problem in the site's layout. */
+export function errorView(error: HttpError): Html {
+  const problem = error.toProblem();
+  const fields = Object.entries((problem.errors ?? {}) as Record<string, unknown>);
+  return layout(
+    problem.title,
+    html`${problem.detail !== undefined && html`<p>${problem.detail}</p>`}
+${fields.length > 0 && html`<ul>${fields.map(([field, messages]) => html`<li>${field || 'The request'}: ${Array.isArray(messages) ? messages.join('; ') : String(messages)}</li>`)}</ul>`}
+<p>Error ${problem.status}. <a href="/posts">Back to all posts</a></p>`,
+  );
+}
