@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { once } from 'node:events';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { postsHtmlContract } from './support/contract-html.js';
 import { parseResponse, raw } from './support/http.js';
 import { EXAMPLE as example, freshDataDir, refused, start } from './support/spawn.js';
 
@@ -40,6 +41,18 @@ for (const adapter of ['polka', 'node']) {
     assert.is(signal, null);
   });
 }
+
+test('examples/posts as started by main.ts :: the HTML side of the contract, its own error pages included, on both adapters', async () => {
+  for (const adapter of ['polka', 'node']) {
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: 'memory' });
+    try {
+      await postsHtmlContract(server.url, { deterministic: false });
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }
+});
 
 test('examples/posts :: a SIGTERM the instant "listening on" appears still exits 0', async () => {
   for (const adapter of ['polka', 'node', 'polka', 'node', 'polka', 'node', 'polka', 'node']) {
