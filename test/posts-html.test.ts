@@ -3,34 +3,15 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { POSTS_OPTIONS } from '../examples/posts/app.js';
-import { postsContract } from './support/contract.js';
+import { postsContract, sameOnEveryAdapter } from './support/contract.js';
 import { postsHtmlContract } from './support/contract-html.js';
 import type { RawRequest, RawResponse } from './support/http.js';
 import { ROOT } from './support/paths.js';
 import { deterministicPosts } from './support/posts.js';
 import { ADAPTERS } from './support/servers.js';
 
-test('examples/posts :: the HTML side of the spec, answered the same, byte for byte, on every adapter', async () => {
-  const runs: Array<[string, string[]]> = [];
-  for (const adapter of ADAPTERS) {
-    const running = await adapter.start(deterministicPosts(), POSTS_OPTIONS);
-    try {
-      runs.push([adapter.name, await postsHtmlContract(running.url, { deterministic: true })]);
-    } catch (error) {
-      (error as Error).message = `[${adapter.name}] ${(error as Error).message}`;
-      throw error;
-    } finally {
-      await running.close();
-    }
-  }
-  const [[firstName, first], ...rest] = runs as [[string, string[]], ...Array<[string, string[]]>];
-  for (const [name, wires] of rest) {
-    assert.is(wires.length, first.length);
-    wires.forEach((wire, i) =>
-      assert.is(wire, first[i], `${name} differs from ${firstName} at response ${i}`),
-    );
-  }
-});
+test('examples/posts :: the HTML side of the spec, answered the same, byte for byte, on every adapter', () =>
+  sameOnEveryAdapter(postsHtmlContract));
 
 type Json = Record<string, any>;
 

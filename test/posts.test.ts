@@ -4,32 +4,14 @@ import { postsContainer, postsResource } from '../examples/posts/app.js';
 import type { PostRepository } from '../examples/posts/repository.js';
 import { POST_REPOSITORY } from '../examples/posts/tokens.js';
 import { deterministicPosts } from './support/posts.js';
-import { postsContract } from './support/contract.js';
+import { postsContract, sameOnEveryAdapter } from './support/contract.js';
 import { json, raw } from './support/http.js';
 import { ADAPTERS } from './support/servers.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
-test('examples/posts :: the spec, answered the same, byte for byte, on every adapter', async () => {
-  const runs: Array<[string, string[]]> = [];
-  for (const adapter of ADAPTERS) {
-    const running = await adapter.start(deterministicPosts());
-    try {
-      runs.push([adapter.name, await postsContract(running.url, { deterministic: true })]);
-    } catch (error) {
-      (error as Error).message = `[${adapter.name}] ${(error as Error).message}`;
-      throw error;
-    } finally {
-      await running.close();
-    }
-  }
-  const [[firstName, first], ...rest] = runs as [[string, string[]], ...Array<[string, string[]]>];
-  for (const [name, wires] of rest) {
-    wires.forEach((wire, i) =>
-      assert.is(wire, first[i], `${name} differs from ${firstName} at response ${i}`),
-    );
-  }
-});
+test('examples/posts :: the spec, answered the same, byte for byte, on every adapter', () =>
+  sameOnEveryAdapter(postsContract));
 
 test('examples/posts :: index orders posts created at the same instant by id', async () => {
   const running = await ADAPTERS[0]!.start(deterministicPosts(() => new Date(Date.UTC(2026, 0, 1))));

@@ -1,13 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  ACTION_NAMES,
   ACTIONS,
-  compile,
   IRREGULAR,
   resource,
   RouteDefinitionError,
-  routes,
   UNCOUNTABLE,
   type Route,
 } from '../core/index.js';

@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
-import type { ContractOptions } from './contract.js';
-import { json, raw, type RawRequest, type RawResponse } from './http.js';
+import { exchanges, type ContractOptions } from './contract.js';
+import { json, type RawResponse } from './http.js';
 
 /** What Chromium sends as `Accept` for a page. */
 export const BROWSER_ACCEPT =
@@ -18,19 +18,9 @@ const SAME_ORIGIN = {
  * whose store starts empty, over raw HTTP as a browser would send it; returns every response's
  * bytes so runs can be compared. The browser tests drive the same pages in Chromium.
  */
-export async function postsHtmlContract(
-  url: string,
-  { deterministic, onExchange }: ContractOptions,
-): Promise<string[]> {
-  const wires: string[] = [];
-  const call = async (request: RawRequest, status: number): Promise<RawResponse> => {
-    const response = await raw(url, request);
-    onExchange?.(request, response);
-    const label = `${request.method ?? 'GET'} ${request.path} ${request.body ?? ''}`;
-    assert.is(response.status, status, label);
-    wires.push(response.wire);
-    return response;
-  };
+export async function postsHtmlContract(url: string, options: ContractOptions): Promise<string[]> {
+  const { deterministic } = options;
+  const { wires, expect: call } = exchanges(url, options);
   const page = async (path: string, status = 200, headers: Record<string, string> = {}) => {
     const response = await call({ path, headers: { Accept: BROWSER_ACCEPT, ...headers } }, status);
     assert.is(response.headers['content-type'], 'text/html; charset=utf-8', path);

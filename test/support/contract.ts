@@ -1,6 +1,9 @@
 import * as assert from 'uvu/assert';
 import { byAge, type Post } from '../../examples/posts/post.js';
+import { POSTS_OPTIONS } from '../../examples/posts/app.js';
 import { json, raw, type RawRequest, type RawResponse } from './http.js';
+import { deterministicPosts } from './posts.js';
+import { ADAPTERS } from './servers.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const FORM_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -18,28 +21,68 @@ export interface ContractOptions {
   readonly onExchange?: (request: RawRequest, response: RawResponse) => void;
 }
 
+/** A contract: run against a server whose store starts empty, it returns every response's bytes. */
+export type Contract = (url: string, options: ContractOptions) => Promise<string[]>;
+
+/**
+ * A contract's requests to `url`: `expect(request, status)` sends one, asserts its status, hands
+ * both to `onExchange` and keeps the bytes in `wires`.
+ */
+export function exchanges(
+  url: string,
+  { onExchange }: ContractOptions,
+): { wires: string[]; expect(request: RawRequest, status: number): Promise<RawResponse> } {
+  const wires: string[] = [];
+  const expect = async (request: RawRequest, status: number): Promise<RawResponse> => {
+    const response = await raw(url, request);
+    onExchange?.(request, response);
+    const label = `${request.method ?? 'GET'} ${request.path} ${request.body ?? ''}`;
+    assert.is(response.status, status, label.slice(0, 200));
+    wires.push(response.wire);
+    return response;
+  };
+  return { wires, expect };
+}
+
+/**
+ * Runs a contract on every adapter, each serving a fresh deterministic example as main.ts does,
+ * and asserts that they all answered the same bytes.
+ */
+export async function sameOnEveryAdapter(contract: Contract): Promise<void> {
+  const runs: Array<[string, string[]]> = [];
+  for (const adapter of ADAPTERS) {
+    const running = await adapter.start(deterministicPosts(), POSTS_OPTIONS);
+    try {
+      runs.push([adapter.name, await contract(running.url, { deterministic: true })]);
+    } catch (error) {
+      (error as Error).message = `[${adapter.name}] ${(error as Error).message}`;
+      throw error;
+    } finally {
+      await running.close();
+    }
+  }
+  const [[firstName, first], ...rest] = runs as [[string, string[]], ...Array<[string, string[]]>];
+  for (const [name, wires] of rest) {
+    assert.is(wires.length, first.length, `${name} answered a different number of responses`);
+    wires.forEach((wire, i) =>
+      assert.is(wire, first[i], `${name} differs from ${firstName} at response ${i}`),
+    );
+  }
+}
+
 /**
  * The JSON side of shared/specs/posts-api.md against one server whose store starts empty,
  * asserting as it goes; returns every response's bytes so runs can be compared.
  */
-export async function postsContract(
-  url: string,
-  { deterministic, onExchange }: ContractOptions,
-): Promise<string[]> {
-  const wires: string[] = [];
+export async function postsContract(url: string, options: ContractOptions): Promise<string[]> {
+  const { deterministic } = options;
+  const { wires, expect } = exchanges(url, options);
   const call = async (request: RawRequest, status: number): Promise<RawResponse> => {
-    const response = await raw(url, request);
-    onExchange?.(request, response);
-    assert.is(
-      response.status,
-      status,
-      `${request.method ?? 'GET'} ${request.path} ${request.body ?? ''}`.slice(0, 200),
-    );
+    const response = await expect(request, status);
     if (status >= 400) {
       assert.is(response.headers['content-type'], 'application/problem+json');
       assert.is(json(response).status, status);
     }
-    wires.push(response.wire);
     return response;
   };
   const post = (body: string, status: number, headers: Record<string, string> = JSON_TYPE) =>
