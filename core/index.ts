@@ -20,10 +20,35 @@ export { compile, type Matcher, type MatcherOptions } from './matcher/index.js';
 export { negotiate, type Representations } from './negotiate.js';
 export { openapi, type OpenApiInfo, type OpenApiOptions } from './openapi.js';
 export { escapeHtml, Html, trustedHtml, type HtmlValue } from './html.js';
+export {
+  bearer,
+  guard,
+  type AddedBy,
+  type Before,
+  type BearerOptions,
+  type ContextOf,
+  type Guard,
+  type GuardLike,
+  type GuardOptions,
+  type GuardSecurity,
+} from './guards.js';
+export type { FromSchema, Infer } from './schema/infer.js';
+export { MESSAGE_KEYWORD, type FieldErrors } from './schema/messages.js';
+export type { StandardSchemaV1 } from './schema/standard.js';
 export { pathFor } from './path.js';
 export type { ErrorPage } from './render.js';
 export { Reply, Result, created, html, json, noContent, redirect, text, type ResultKind } from './reply.js';
-export { resource, type ActionPath, type Handlers, type Resource, type ResourceOptions } from './resource.js';
+export {
+  resource,
+  type ActionPath,
+  type BodyFrom,
+  type Handlers,
+  type ParamsFrom,
+  type QueryFrom,
+  type RequestOf,
+  type Resource,
+  type ResourceOptions,
+} from './resource.js';
 export { routes, tableOf, type Routable } from './table.js';
 export type {
   ActionSchema,
@@ -34,6 +59,7 @@ export type {
   Match,
   ParamKeys,
   Params,
+  SchemaLike,
   Query,
   Request,
   Route,

@@ -32,8 +32,21 @@ export function filterRoutes(source: Routable, filter: RouteFilter = {}): RouteT
 const HEADER = ['Name', 'Method', 'Path', 'Action'] as const;
 
 /** The cells of one listing row: name, method, path, resource#action. */
-function columns(route: Route): [string, string, string, string] {
+function columns(route: Route): string[] {
   return [route.name, route.method, route.path, `${route.resource}#${route.action}`];
+}
+
+/** The guards that run before a route, by name, in order (`bearer, admin`), or `-`. */
+function guardNames(route: Route): string {
+  return route.guards === undefined || route.guards.length === 0
+    ? '-'
+    : route.guards.map((guard) => guard.name).join(', ');
+}
+
+/** A route record as the JSON listing prints it: data only (Standard Schema values are kept as their JSON Schema in `schema`). */
+function record(route: Route): object {
+  const { standard: _validators, ...data } = route;
+  return data;
 }
 
 /**
@@ -46,11 +59,17 @@ function columns(route: Route): [string, string, string, string] {
  */
 export function formatRoutes(source: Routable, format: ListingFormat = 'text'): string {
   const table = tableOf(source);
-  if (format === 'json') return `${JSON.stringify(table, null, 2)}\n`;
-  const rows = [[...HEADER], ...table.map(columns)];
-  const widths = HEADER.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  if (format === 'json') return `${JSON.stringify(table.map(record), null, 2)}\n`;
+  // The Guards column appears once a route has guards, so tables without any print as before.
+  const guarded = table.some((route) => route.guards !== undefined && route.guards.length > 0);
+  const header: string[] = guarded ? [...HEADER, 'Guards'] : [...HEADER];
+  const rows = [
+    header,
+    ...table.map((route) => (guarded ? [...columns(route), guardNames(route)] : columns(route))),
+  ];
+  const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   if (format === 'md') {
-    const line = (cells: readonly string[]) =>
+    const line = (cells: readonly string[]): string =>
       `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
     const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
     return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n') + '\n';

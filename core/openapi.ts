@@ -68,16 +68,19 @@ function templatePath(path: string): string {
 }
 
 /** The statuses a route can answer with a problem: the framework's, then the action's own. */
-function errorStatuses(route: Route, schema: ActionSchema, options: OpenApiOptions): number[] {
+function errorStatuses(route: Route, schema: ActionSchema<JsonSchema>, options: OpenApiOptions): number[] {
   const statuses = new Set<number>([400]);
   if (options.crossSiteProtection !== false && UNSAFE.has(route.method)) statuses.add(403);
   if (route.params.length > 0) statuses.add(404);
   if (route.body) [413, 415].forEach((s) => statuses.add(s));
+  // A body that fails its schema is 422 (params and query failures are the 400 above).
+  if (schema.body !== undefined) statuses.add(422);
+  for (const guard of route.guards ?? []) for (const status of guard.errors) statuses.add(status);
   for (const status of schema.errors ?? []) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
 }
 
-function queryParameters(schema: ActionSchema): Json[] {
+function queryParameters(schema: ActionSchema<JsonSchema>): Json[] {
   const properties = (schema.query?.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.query?.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => ({
@@ -86,6 +89,27 @@ function queryParameters(schema: ActionSchema): Json[] {
     required: required.has(name),
     schema: property,
   }));
+}
+
+/** The path parameters of a route, each with its params schema's property where it has one. */
+function pathParameters(route: Route): Json[] {
+  const properties = (route.schema?.params?.properties ?? {}) as Record<string, JsonSchema>;
+  return route.params.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: Object.hasOwn(properties, name) ? properties[name] : { type: 'string' },
+  }));
+}
+
+/** The security requirements of a guarded route: each guard's scheme, and `{}` when one lets anonymous requests through. */
+function security(route: Route): Json[] | undefined {
+  const schemes = (route.guards ?? []).flatMap((guard) =>
+    guard.security === undefined ? [] : [guard.security],
+  );
+  if (schemes.length === 0) return undefined;
+  const all: Json = Object.fromEntries(schemes.map((scheme) => [scheme.name, []]));
+  return schemes.some((scheme) => scheme.optional === true) ? [all, {}] : [all];
 }
 
 function operation(route: Route, options: OpenApiOptions): Json {
@@ -119,8 +143,17 @@ function operation(route: Route, options: OpenApiOptions): Json {
       schema.summary ??
       (action === undefined ? `${route.resource}#${route.action}` : SUMMARIES[action](route.resource, one)),
   };
-  const query = queryParameters(schema);
-  if (query.length > 0) op.parameters = query;
+  // A params schema types the path parameters of this operation, over the path's plain strings.
+  const parameters = [
+    ...(schema.params === undefined ? [] : pathParameters(route)),
+    ...queryParameters(schema),
+  ];
+  if (parameters.length > 0) op.parameters = parameters;
+  if (route.guards !== undefined && route.guards.length > 0) {
+    op['x-guards'] = route.guards.map((guard) => guard.name);
+    const required = security(route);
+    if (required !== undefined) op.security = required;
+  }
   if (route.body) {
     const body = { schema: schema.body ?? {} };
     op.requestBody = {
@@ -145,6 +178,7 @@ export function openapi(
   const table = tableOf(source);
   const paths: Record<string, Json> = {};
   const overridden = new Map<string, Route[]>();
+  const securitySchemes: Json = {};
   for (const route of table) {
     const key = templatePath(route.path);
     const item = (paths[key] ??= {});
@@ -155,6 +189,9 @@ export function openapi(
         required: true,
         schema: { type: 'string' },
       }));
+    }
+    for (const guard of route.guards ?? []) {
+      if (guard.security !== undefined) securitySchemes[guard.security.name] = guard.security.scheme;
     }
     item[route.method.toLowerCase()] = operation(route, options);
     if (options.methodOverride !== false && OVERRIDABLE.has(route.method)) {
@@ -172,7 +209,10 @@ export function openapi(
     info: { ...info },
     tags: [...new Set(table.map((route) => route.resource))].map((name) => ({ name })),
     paths,
-    components: { schemas: { Problem: PROBLEM_SCHEMA } },
+    components:
+      Object.keys(securitySchemes).length === 0
+        ? { schemas: { Problem: PROBLEM_SCHEMA } }
+        : { schemas: { Problem: PROBLEM_SCHEMA }, securitySchemes },
   };
 }
 
@@ -208,6 +248,18 @@ function overrideOperation(routes: readonly Route[], options: OpenApiOptions): J
     resources.length === 1
       ? `${resources[0]}.${routes.map((route) => route.action).join('_or_')}`
       : routes.map((route) => route.name).join('_or_');
+  // The form reaches whichever route `_method` names: its guards are those routes' guards.
+  const guarded = routes.filter((route) => (route.guards?.length ?? 0) > 0);
+  const requirements = [...new Set(routes.map((route) => JSON.stringify(security(route) ?? null)))];
+  const guards: Json =
+    guarded.length === 0
+      ? {}
+      : {
+          'x-guards': [...new Set(guarded.flatMap((route) => route.guards!.map((guard) => guard.name)))],
+          ...(requirements.length === 1 && requirements[0] !== 'null'
+            ? { security: JSON.parse(requirements[0]!) as unknown }
+            : {}),
+        };
   return {
     operationId: `${names}.form`,
     tags: resources,
@@ -215,6 +267,7 @@ function overrideOperation(routes: readonly Route[], options: OpenApiOptions): J
     description: `HTML forms can only GET and POST: a urlencoded POST whose \`_method\` field is ${routes
       .map((route) => `\`${route.method}\` is routed as ${route.name}`)
       .join(', ')}; the field is removed from the body the handler sees. Any other POST here is \`405\`.`,
+    ...guards,
     requestBody: {
       required: true,
       content: {
@@ -223,6 +276,19 @@ function overrideOperation(routes: readonly Route[], options: OpenApiOptions): J
     },
     responses: sortedResponses(responses),
   };
+}
+
+/** The statuses an operation documents, each with its media types (`[]` when the response has no body). */
+export type Documented = ReadonlyMap<number | 'default', readonly string[]>;
+
+/** What the OpenAPI document says a route answers: for checking responses against it in development. */
+export function documentedResponses(route: Route, options: OpenApiOptions = {}): Documented {
+  const documented = new Map<number | 'default', readonly string[]>();
+  for (const [status, response] of Object.entries(operation(route, options).responses as Json)) {
+    const content = (response as Json).content as Json | undefined;
+    documented.set(status === 'default' ? 'default' : Number(status), Object.keys(content ?? {}));
+  }
+  return documented;
 }
 
 /** Responses in status order with `default` last, as the operations list them. */

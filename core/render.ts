@@ -1,5 +1,5 @@
 import { HttpError } from './errors.js';
-import type { Match } from './types.js';
+import type { Match, Request } from './types.js';
 import { errorPage as defaultErrorPage } from './error-page.js';
 import type { Html } from './html.js';
 import { preferredType } from './negotiate.js';
@@ -83,13 +83,14 @@ export function renderError(
   err: unknown,
   accept?: string | string[],
   errorPage: ErrorPage = defaultErrorPage,
+  request?: Request,
 ): Rendered {
   const error = err instanceof HttpError ? err : INTERNAL;
   const headers: Record<string, string> = new NullObject();
   let body: string;
   if (accept !== undefined && preferredType(accept, ERROR_TYPES) === 'text/html') {
     headers['Content-Type'] = CONTENT_TYPES.html;
-    body = errorPage(error).toString();
+    body = errorPage(error, request).toString();
   } else {
     headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
     body = JSON.stringify(error.toProblem());
@@ -106,7 +107,7 @@ const ERROR_TYPES = [PROBLEM_CONTENT_TYPE, 'application/json', 'text/html'];
 const INTERNAL = new HttpError(500);
 
 /** Renders the HTML page a browser gets for an error (the `errorPage` option of both adapters). */
-export type ErrorPage = (error: HttpError) => Html;
+export type ErrorPage = (error: HttpError, request?: Request<any, any, any, any>) => Html;
 
 /**
  * The answer to a request no route serves: `204` + `Allow` for OPTIONS on a known path,

@@ -14,6 +14,7 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   body: unknown = undefined;
   #search: string;
   #query: Query | undefined = undefined;
+  #context: Record<string, unknown> | undefined = undefined;
   #controller: AbortController | undefined = undefined;
 
   constructor(
@@ -21,7 +22,7 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
     readonly url: string,
     readonly path: string,
     search: string,
-    readonly params: P,
+    public params: P,
     readonly route: Route,
   ) {
     this.#search = search;
@@ -40,6 +41,22 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   // Most handlers never read the query, so it is parsed on first use.
   get query(): Query {
     return (this.#query ??= this.#search === '' ? EMPTY_QUERY : parsePairs(this.#search, false));
+  }
+
+  /** Replaces the parsed query with the one its schema checked (coerced, defaults applied). */
+  set query(checked: Query) {
+    this.#query = checked;
+  }
+
+  /** A fresh, writable copy of the query for a schema to coerce and fill in: the empty query is shared and frozen. */
+  queryFields(): Record<string, unknown> {
+    const query = this.query;
+    return query === EMPTY_QUERY ? new NullObject() : (query as Record<string, unknown>);
+  }
+
+  // Only guarded routes put anything here, so the object exists once someone asks.
+  get context(): Record<string, unknown> {
+    return (this.#context ??= new NullObject());
   }
 
   // Most handlers never look at the signal, so the controller exists only once one does.

@@ -1,23 +1,14 @@
 import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError, suggest } from './errors.js';
+import type { ContextOf, Guard } from './guards.js';
 import { idParam, type IdParam } from './inflect.js';
 import { NullObject } from './null-object.js';
+import { checkOptions, describe, type ResourceOptions, type RouteSchemas } from './resource-options.js';
+import type { Infer } from './schema/infer.js';
 import { markBuilt } from './table.js';
-import type { ActionSchema, Handler, Params, Route, RouteTable } from './types.js';
+import type { Handler, Params, Query, Request, Route, RouteTable } from './types.js';
 
-/** Options of `resource()`; each one changes the table, and the listing shows the result. */
-export interface ResourceOptions {
-  /** Route only these actions (each must have a handler). */
-  readonly only?: readonly Action[];
-  /** Route every action that has a handler except these. */
-  readonly except?: readonly Action[];
-  /** The id parameter name, e.g. `slug`; defaults to the singular of the name plus `_id`. */
-  readonly param?: string;
-  /** The URL segment, e.g. `blog-posts`, when it differs from the resource name. */
-  readonly path?: string;
-  /** JSON Schemas per action, for the OpenAPI document: `{ create: { body: PostInput, response: Post } }`. */
-  readonly schemas?: { readonly [A in Action]?: ActionSchema };
-}
+export type { ResourceOptions } from './resource-options.js';
 
 /** The id param a resource's options give it: `options.param`, else the inflected `post_id`. */
 export type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string }
@@ -33,9 +24,53 @@ export type ActionPath<
   P extends string,
 > = `/${Segment}${(typeof ACTIONS)[A]['member'] extends true ? `/:${P}` : ''}${(typeof ACTIONS)[A]['suffix']}`;
 
-/** The handlers object of a resource: each action's handler sees exactly its path params. */
-export type Handlers<Segment extends string, P extends string> = {
-  readonly [A in Action]?: Handler<Params<ActionPath<A, Segment, P>>> | undefined;
+/** The schemas `O` declares for action `A`, or `{}`. */
+export type SchemaFor<O, A extends string> = O extends { readonly schemas: infer S }
+  ? A extends keyof S
+    ? S[A]
+    : {}
+  : {};
+
+/** The guards that run before action `A`: `before` itself when it is a list, else its entry for `A`. */
+export type GuardsFor<O, A extends string> = O extends { readonly before: infer B }
+  ? B extends readonly unknown[]
+    ? B
+    : A extends keyof B
+      ? B[A]
+      : []
+  : [];
+
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+
+/** Path params as a params schema types them (`post_id: number`), the others as strings; all always present. */
+export type ParamsFrom<Path extends string, S> = S extends { readonly params: infer X }
+  ? Flat<{
+      readonly [K in keyof Params<Path>]: K extends keyof Infer<X> ? Exclude<Infer<X>[K], undefined> : string;
+    }>
+  : Params<Path>;
+/** The query as a query schema types it, else the parsed `Query`. */
+export type QueryFrom<S> = S extends { readonly query: infer X } ? Infer<X> : Query;
+/** The body as a body schema types it, else `unknown`. */
+export type BodyFrom<S> = S extends { readonly body: infer X } ? Infer<X> : unknown;
+
+/** The request a handler of action `A` receives, typed from its path, its schemas and its guards. */
+export type RequestOf<A extends Action, Segment extends string, P extends string, O> = Request<
+  ParamsFrom<ActionPath<A, Segment, P>, SchemaFor<O, A>>,
+  QueryFrom<SchemaFor<O, A>>,
+  BodyFrom<SchemaFor<O, A>>,
+  Flat<ContextOf<GuardsFor<O, A>>>
+>;
+
+/** The handlers object of a resource: each action's handler sees its path params, schemas and guards' context. */
+export type Handlers<Segment extends string, P extends string, O = {}> = {
+  readonly [A in Action]?:
+    | Handler<
+        ParamsFrom<ActionPath<A, Segment, P>, SchemaFor<O, A>>,
+        QueryFrom<SchemaFor<O, A>>,
+        BodyFrom<SchemaFor<O, A>>,
+        Flat<ContextOf<GuardsFor<O, A>>>
+      >
+    | undefined;
 };
 
 type UnknownKeys<H> = {
@@ -70,9 +105,6 @@ export interface Resource<
 }
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
-const PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SEGMENT = /^[A-Za-z0-9._~-]+$/;
-const OPTION_KEYS = ['only', 'except', 'param', 'path', 'schemas'] as const;
 
 /**
  * Declares a resource and returns its route table as data. For `resource('posts', …)`:
@@ -90,7 +122,7 @@ const OPTION_KEYS = ['only', 'except', 'param', 'path', 'schemas'] as const;
  */
 export function resource<
   const N extends string,
-  H extends Handlers<SegmentOf<N, O>, ParamOf<N, O>>,
+  H extends Handlers<SegmentOf<N, O>, ParamOf<N, O>, O>,
   const O extends ResourceOptions = {},
 >(
   name: N & NameCheck<N, O>,
@@ -100,7 +132,7 @@ export function resource<
 export function resource(
   name: string,
   handlers: Record<string, unknown>,
-  options: ResourceOptions = {},
+  options?: ResourceOptions,
 ): Resource {
   const call = `resource(${JSON.stringify(name)})`;
   if (typeof name !== 'string' || !NAME.test(name)) {
@@ -166,7 +198,16 @@ export function resource(
   // One frozen params list for every member route of the resource: five routes, one object.
   const members = Object.freeze([param]);
   const table = actions.map((action) =>
-    actionRoute(name, action, segment, param, members, given[action]!, opts.schemas?.[action]),
+    actionRoute(
+      name,
+      action,
+      segment,
+      param,
+      members,
+      given[action]!,
+      opts.schemas[action],
+      opts.guards[action],
+    ),
   );
   return markBuilt(
     Object.freeze({
@@ -186,7 +227,8 @@ function actionRoute(
   param: string,
   members: readonly string[],
   handler: Handler,
-  schema: ActionSchema | undefined,
+  schemas: RouteSchemas | undefined,
+  guards: readonly Guard<any>[] | undefined,
 ): Route {
   const shape = ACTIONS[action];
   const path = `/${segment}${shape.member ? `/:${param}` : ''}${shape.suffix}`;
@@ -200,102 +242,29 @@ function actionRoute(
     body: shape.body,
     handler,
   };
-  // Only routes with a schema are copied to take it, instead of spreading an empty object into every route.
-  return Object.freeze(schema === undefined ? route : { ...route, schema });
+  if (schemas?.schema.params !== undefined)
+    checkParamsSchema(name, action, route.params, schemas.schema.params);
+  // Only routes with schemas or guards are copied to take them: routes without keep the plain shape.
+  if (schemas === undefined && (guards === undefined || guards.length === 0)) return Object.freeze(route);
+  const extended: { -readonly [K in keyof Route]: Route[K] } = { ...route };
+  if (schemas !== undefined) extended.schema = schemas.schema;
+  if (schemas?.standard !== undefined) extended.standard = schemas.standard;
+  if (guards !== undefined && guards.length > 0) extended.guards = guards;
+  return Object.freeze(extended);
+}
+
+/** A params schema may describe only the params the path has: anything else could never be sent. */
+function checkParamsSchema(name: string, action: Action, params: readonly string[], schema: object): void {
+  const properties = (schema as { properties?: unknown }).properties;
+  if (properties === null || typeof properties !== 'object') return;
+  for (const key of Object.keys(properties)) {
+    if (!params.includes(key)) {
+      throw new RouteDefinitionError(
+        `resource(${JSON.stringify(name)}): the params schema of ${name}#${action} describes "${key}", which is not a param of its path (${params.length === 0 ? 'it has none' : params.join(', ')})`,
+        { resource: name, action },
+      );
+    }
+  }
 }
 
 const NO_PARAMS: readonly string[] = Object.freeze([]);
-
-function checkOptions(call: string, name: string, options: unknown): ResourceOptions {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') {
-    throw new RouteDefinitionError(`${call}: options must be an object`, { resource: name });
-  }
-  const given = options as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new RouteDefinitionError(
-        `${call}: unknown option "${key}"${suggest(key, OPTION_KEYS)}; options are ${OPTION_KEYS.join(', ')}`,
-        {
-          resource: name,
-        },
-      );
-    }
-  }
-  // Each option is read once: a getter could answer differently after the check, and the routes built from them are trusted.
-  const opts = {
-    only: given.only,
-    except: given.except,
-    param: given.param,
-    path: given.path,
-    schemas: given.schemas,
-  };
-  if (opts.only !== undefined && opts.except !== undefined) {
-    throw new RouteDefinitionError(`${call}: use "only" or "except", not both`, { resource: name });
-  }
-  for (const key of ['only', 'except'] as const) {
-    const list = opts[key];
-    if (list === undefined) continue;
-    if (!Array.isArray(list)) {
-      throw new RouteDefinitionError(
-        `${call}: "${key}" must be an array of actions, e.g. ["index", "show"]`,
-        { resource: name },
-      );
-    }
-    for (const action of list) {
-      if (typeof action !== 'string' || !isAction(action)) {
-        throw new RouteDefinitionError(
-          `${call}: "${key}" names unknown action ${JSON.stringify(action)}${typeof action === 'string' ? suggest(action, ACTION_NAMES) : ''}; actions are ${ACTION_NAMES.join(', ')}`,
-          { resource: name, action: String(action) },
-        );
-      }
-    }
-  }
-  if (opts.schemas !== undefined) {
-    if (opts.schemas === null || typeof opts.schemas !== 'object') {
-      throw new RouteDefinitionError(
-        `${call}: "schemas" must be an object keyed by action, e.g. { create: { body } }`,
-        { resource: name },
-      );
-    }
-    const schemas = new NullObject() as Record<string, unknown>;
-    for (const [action, schema] of Object.entries(opts.schemas)) {
-      if (!isAction(action)) {
-        throw new RouteDefinitionError(
-          `${call}: "schemas" names unknown action "${action}"${suggest(action, ACTION_NAMES)}`,
-          { resource: name, action },
-        );
-      }
-      if (schema === null || typeof schema !== 'object') {
-        throw new RouteDefinitionError(
-          `${call}: the schema of ${name}#${action} must be an object such as { body, response }`,
-          { resource: name, action },
-        );
-      }
-      schemas[action] = schema;
-    }
-    opts.schemas = schemas;
-  }
-  if (opts.param !== undefined && (typeof opts.param !== 'string' || !PARAM.test(opts.param))) {
-    throw new RouteDefinitionError(
-      `${call}: "param" must be an identifier such as "post_id" or "slug", got ${describe(opts.param)}`,
-      {
-        resource: name,
-      },
-    );
-  }
-  if (
-    opts.path !== undefined &&
-    (typeof opts.path !== 'string' || !SEGMENT.test(opts.path) || opts.path === '.' || opts.path === '..')
-  ) {
-    throw new RouteDefinitionError(
-      `${call}: "path" must be one URL segment of letters, digits and - . _ ~ (no slashes), got ${describe(opts.path)}`,
-      { resource: name },
-    );
-  }
-  return opts as ResourceOptions;
-}
-
-function describe(value: unknown): string {
-  return value === null ? 'null' : typeof value === 'string' ? JSON.stringify(value) : typeof value;
-}

@@ -1,5 +1,7 @@
 import type { Action } from './actions.js';
+import type { Guard } from './guards.js';
 import type { Reply, Result } from './reply.js';
+import type { StandardSchemaV1 } from './schema/standard.js';
 
 export type { Action } from './actions.js';
 
@@ -24,8 +26,11 @@ export type Query = Readonly<Record<string, string | string[] | undefined>>;
 /** Request headers, lower-cased, as node:http reports them. */
 export type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
-/** What a handler receives: the matched route, decoded params, query and body. */
-export interface Request<P = Readonly<Record<string, string>>> {
+/**
+ * What a handler receives: the matched route, decoded params, query and body, typed from the
+ * route's schemas when it declares them (`P`, `Q`, `B`), and what its guards added (`C`).
+ */
+export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = unknown, C = {}> {
   /** The request method as sent (`HEAD` for a HEAD served by a GET route). */
   readonly method: string;
   /** The request target in origin form, e.g. `/posts?limit=2` (an absolute-form target loses its scheme and host). */
@@ -33,12 +38,14 @@ export interface Request<P = Readonly<Record<string, string>>> {
   /** The path part of the target, still percent-encoded. */
   readonly path: string;
   readonly headers: Headers;
-  /** Decoded path parameters in an object without Object.prototype. */
+  /** Decoded path parameters in an object without Object.prototype (checked and coerced by a params schema). */
   readonly params: P;
-  /** The query string parsed into an object without Object.prototype (parsed on first use). */
-  readonly query: Query;
-  /** The parsed body (JSON or urlencoded) for routes that read one, otherwise `undefined`. */
-  readonly body: unknown;
+  /** The query string parsed into an object without Object.prototype (parsed on first use; checked by a query schema). */
+  readonly query: Q;
+  /** The parsed body (JSON or urlencoded) for routes that read one, checked by a body schema; otherwise `undefined`. */
+  readonly body: B;
+  /** What the route's guards added, e.g. `{ user }`; an empty object when none did. */
+  readonly context: C;
   /** The route record that matched. */
   readonly route: Route;
   /**
@@ -51,24 +58,35 @@ export interface Request<P = Readonly<Record<string, string>>> {
 }
 
 /** A handler: its return value is the response (see `Result` and the `Reply` helpers). */
-export type Handler<P = Readonly<Record<string, string>>> = (req: Request<P>, res: Reply) => unknown;
+export type Handler<P = Readonly<Record<string, string>>, Q = Query, B = unknown, C = {}> = (
+  req: Request<P, Q, B, C>,
+  res: Reply,
+) => unknown;
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), kept as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
+/** What a schema can be written as: plain JSON Schema, or a Standard Schema value (zod 4, valibot, arktype). */
+export type SchemaLike = JsonSchema | StandardSchemaV1;
+
 /**
- * What an action takes and gives, as JSON Schemas: documentation data that the OpenAPI
- * document and the listing are generated from. sevenfold does not validate with it.
+ * What an action takes and gives. `params`, `query` and `body` are enforced before the handler
+ * runs (`400` for params and query, `422` for the body, with `errors` per field) and type
+ * `req`; all of it is the data the listing and the OpenAPI document are generated from. A
+ * route record keeps JSON Schema only (`S` is `JsonSchema` there): Standard Schema values are
+ * converted when the resource is defined.
  */
-export interface ActionSchema {
+export interface ActionSchema<S = SchemaLike> {
   /** One line for the OpenAPI operation; a default is derived from the action. */
   readonly summary?: string;
-  /** The request body (create and update): JSON or urlencoded with these fields. */
-  readonly body?: JsonSchema;
-  /** The success response body. */
-  readonly response?: JsonSchema;
-  /** An object schema whose properties are the query parameters. */
-  readonly query?: JsonSchema;
+  /** An object schema whose properties are the path parameters (text, coerced by their types). */
+  readonly params?: S;
+  /** An object schema whose properties are the query parameters (text, coerced by their types). */
+  readonly query?: S;
+  /** The request body (create and update): JSON as it is, urlencoded coerced by the schema's types. */
+  readonly body?: S;
+  /** The success response body (checked in development with `checkResponses`). */
+  readonly response?: S;
   /** Statuses the handler answers with a problem besides the framework's own, e.g. `[409, 422]`. */
   readonly errors?: readonly number[];
   /**
@@ -99,9 +117,13 @@ export interface Route<Path extends string = string> {
   readonly name: string;
   /** Whether the request body is read and parsed before the handler runs. */
   readonly body: boolean;
-  /** What the action takes and gives, when the resource declares it (`options.schemas`). */
-  readonly schema?: ActionSchema;
-  readonly handler: Handler<any>;
+  /** What the action takes and gives, as JSON Schema, when the resource declares it (`options.schemas`). */
+  readonly schema?: ActionSchema<JsonSchema>;
+  /** Standard Schema values that validate parts of this route with their own library (their JSON Schema is in `schema`). */
+  readonly standard?: { readonly [P in 'params' | 'query' | 'body']?: StandardSchemaV1 };
+  /** Guards that run, in order, before the body is read (`options.before`). */
+  readonly guards?: readonly Guard<any>[];
+  readonly handler: Handler<any, any, any, any>;
 }
 
 /** A frozen list of routes: what adapters mount and listings print. */

@@ -136,7 +136,7 @@ test('bin :: runs as an executable with the exit code of main', async () => {
   );
   assert.match(
     stdout,
-    /^Name +Method +Path +Action\nposts\.destroy  DELETE  \/posts\/:post_id  posts#destroy\n$/,
+    /^Name +Method +Path +Action +Guards\nposts\.destroy  DELETE  \/posts\/:post_id  posts#destroy  bearer\n$/,
   );
   await promisify(execFile)('node', [join(ROOT, 'build/adapters/bin.js'), 'routes', 'nowhere.js'], {
     cwd: ROOT,

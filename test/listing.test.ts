@@ -14,16 +14,16 @@ test('formatRoutes() :: text is aligned columns, one route a line', () => {
   assert.is(
     formatRoutes(table),
     [
-      'Name           Method  Path                  Action',
-      'posts.index    GET     /posts                posts#index',
-      'posts.show     GET     /posts/:post_id       posts#show',
-      'posts.new      GET     /posts/:post_id/new   posts#new',
-      'posts.edit     GET     /posts/:post_id/edit  posts#edit',
-      'posts.create   POST    /posts                posts#create',
-      'posts.update   PUT     /posts/:post_id       posts#update',
-      'posts.destroy  DELETE  /posts/:post_id       posts#destroy',
-      'tags.index     GET     /tags                 tags#index',
-      'tags.show      GET     /tags/:name           tags#show',
+      'Name           Method  Path                  Action         Guards',
+      'posts.index    GET     /posts                posts#index    -',
+      'posts.show     GET     /posts/:post_id       posts#show     -',
+      'posts.new      GET     /posts/:post_id/new   posts#new      -',
+      'posts.edit     GET     /posts/:post_id/edit  posts#edit     -',
+      'posts.create   POST    /posts                posts#create   bearer',
+      'posts.update   PUT     /posts/:post_id       posts#update   bearer',
+      'posts.destroy  DELETE  /posts/:post_id       posts#destroy  bearer',
+      'tags.index     GET     /tags                 tags#index     -',
+      'tags.show      GET     /tags/:name           tags#show      -',
       '',
     ].join('\n'),
   );
@@ -115,6 +115,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '201',
     '303',
     '400',
+    '401',
     '403',
     '409',
     '413',
@@ -123,6 +124,13 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     'default',
   ]);
   assert.ok(create.responses['201'].headers.Location);
+  // The bearer guard on writes: a security scheme, optional since POSTS_TOKEN may be unset, and named in x-guards.
+  assert.equal(create.security, [{ bearer: [] }, {}]);
+  assert.equal(create['x-guards'], ['bearer']);
+  assert.equal(doc.components.securitySchemes, { bearer: { type: 'http', scheme: 'bearer' } });
+  assert.is(doc.paths['/posts'].get.security, undefined);
+  // new's params schema types its path parameter in the operation.
+  assert.equal(doc.paths['/posts/{post_id}/new'].get.parameters[0].schema.pattern, '^[A-Za-z0-9_-]{1,64}$');
   assert.equal(Object.keys(create.responses['201'].content), ['application/json']);
   assert.ok(create.responses['303'].headers.Location);
   assert.is(create.responses['303'].content, undefined);
@@ -159,6 +167,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '204',
     '303',
     '400',
+    '401',
     '403',
     '404',
     'default',
@@ -176,6 +185,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '204',
     '303',
     '400',
+    '401',
     '403',
     '404',
     '405',
@@ -184,6 +194,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '422',
     'default',
   ]);
+  assert.equal(form.security, [{ bearer: [] }, {}]);
 });
 
 test('openapi() :: options say what the adapters were told: no method override, no cross-site check', async () => {

@@ -4,7 +4,6 @@ import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { wholeNumber } from '../../core/options.js';
 import { originForm, splitTarget, type Target } from '../../core/path.js';
-import { errorPage as errorPageOf } from '../../core/error-page.js';
 import {
   isThenable,
   renderError,
@@ -27,19 +26,21 @@ import {
   type BodyHeaders,
 } from './body.js';
 import { isBusy, occupy, release, waitTurn } from './connection.js';
+import { Deadlines } from './deadlines.js';
 import { formReader, originHeaders } from './form.js';
-import { DEFAULTS, type AdapterOptions, type DispatchOptions, type NodeHandler } from './options.js';
+import { beforeBody, checkBody, responseMismatch, routePlans, type RoutePlan } from './plan.js';
+import {
+  DEFAULTS,
+  defaultOnError,
+  guardedPage,
+  type AdapterOptions,
+  type DispatchOptions,
+  type NodeHandler,
+} from './options.js';
 import { checkRequest, NodeRequest } from './request.js';
 import { send, sendSafely } from './send.js';
 
 export type { AdapterOptions, DispatchOptions, NodeHandler } from './options.js';
-
-/** An async handler under way, for the timeout sweep. */
-interface PendingHandler {
-  readonly request: NodeRequest;
-  /** When it is cut, on `performance.now()`'s clock: the sweep compares times, not its own ticks. */
-  readonly expires: number;
-}
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
 
@@ -75,12 +76,11 @@ export function createDispatcher(
   };
   const errorPage = guardedPage(options.errorPage, onError);
   const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
-  // One coarse sweep times out async handlers, instead of a timer per request: a handler is cut
-  // at most one tick late, however busy the event loop is.
-  const tick = Math.max(5, Math.min(250, Math.floor(handlerTimeout / 8)));
-  const pending = new Set<PendingHandler>();
-  const readForm = formReader({ bodyLimit, maxJsonDepth, matched, handle, problem });
-  let sweeper: ReturnType<typeof setInterval> | undefined;
+  const deadlines = new Deadlines(handlerTimeout, expire);
+  const checkResponses = options.checkResponses === true;
+  // Guards, schemas and response checks, prepared once; an empty map means no route pays a lookup.
+  const plans = routePlans(table, checkResponses, { methodOverride, crossSiteProtection });
+  const readForm = formReader({ bodyLimit, maxJsonDepth, matched, proceed, problem });
 
   function dispatch(req: IncomingMessage, res: ServerResponse, next?: () => void): void {
     if (isBusy(req)) {
@@ -115,11 +115,60 @@ export function createDispatcher(
       }
     }
     const request = matched(req, res, method, url, target, next);
-    if (request === undefined) return;
-    if (!request.route.body) return handle(request);
-    // The connection is held while the body is read, so that requests pipelined behind it wait.
-    occupy(req);
-    withBody(request, headers);
+    if (request !== undefined) proceed(request, headers, false);
+  }
+
+  /**
+   * From a matched request to its handler: guards and the params and query checks, then the body
+   * (unless a form read it already) and its check. A route with none of these goes straight on.
+   */
+  function proceed(request: NodeRequest, headers: BodyHeaders | undefined, formRead: boolean): void {
+    const plan = plans.size === 0 ? undefined : plans.get(request.route);
+    if (plan === undefined) {
+      if (formRead || !request.route.body) return handle(request);
+      // The connection is held while the body is read, so that requests pipelined behind it wait.
+      occupy(request.req);
+      return withBody(request, headers, bodyRead);
+    }
+    occupy(request.req);
+    let before: void | Promise<void>;
+    try {
+      before = beforeBody(request, plan);
+    } catch (error) {
+      return refuseUnread(request, error, formRead);
+    }
+    const next = (): void => {
+      if (!request.route.body) return handle(request);
+      if (formRead) return checked(request, plan, true);
+      withBody(request, headers, (reader, error) => {
+        if (parsed(reader, error)) checked(request, plan, reader.format === 'form');
+      });
+    };
+    if (before === undefined) return next();
+    deadlines.wait(request, before, next, (error) => refuseUnread(request, error, formRead));
+  }
+
+  /** Checks a read body against its schema, then handles the request. */
+  function checked(request: NodeRequest, plan: RoutePlan, text: boolean): void {
+    let check: void | Promise<void>;
+    try {
+      check = checkBody(request, plan, text);
+    } catch (error) {
+      return refuse(request, error);
+    }
+    if (check === undefined) return handle(request);
+    deadlines.wait(
+      request,
+      check,
+      () => handle(request),
+      (error) => refuse(request, error),
+    );
+  }
+
+  /** A refusal before the body was read: the unread body is never read, so the connection closes after the answer. */
+  function refuseUnread(request: NodeRequest, error: unknown, formRead: boolean): void {
+    if (request.route.body && !formRead) request.res.shouldKeepAlive = false;
+    refuse(request, error);
   }
 
   /** The request for the route `method` and the path match, or `undefined` once a miss is answered (or passed to `next`). */
@@ -170,7 +219,13 @@ export function createDispatcher(
     }
     if (isThenable(out)) {
       occupy(request.req);
-      return void later(request, out, reply);
+      const done = (): void => release(request.req);
+      return deadlines.wait(
+        request,
+        out,
+        (value) => (respond(request, value, reply), done()),
+        (error) => (fail(request, error), done()),
+      );
     }
     respond(request, out, reply);
     release(request.req);
@@ -178,7 +233,7 @@ export function createDispatcher(
 
   function respond(request: NodeRequest, out: unknown, reply: Reply): void {
     try {
-      send(request.req, request.res, renderResult(out, reply.headers));
+      send(request.req, request.res, checkedResponse(request, renderResult(out, reply.headers)));
     } catch (error) {
       fail(request, error);
     }
@@ -186,54 +241,41 @@ export function createDispatcher(
 
   function fail(request: NodeRequest, error: unknown): void {
     if (!(error instanceof HttpError)) onError(error, request);
-    sendSafely(request.req, request.res, problem(error, request.req));
+    sendSafely(request.req, request.res, checkedResponse(request, problem(error, request.req, request)));
+  }
+
+  /** With `checkResponses`, an answer its OpenAPI operation does not describe becomes a reported `500`. */
+  function checkedResponse(request: NodeRequest, out: Rendered): Rendered {
+    if (!checkResponses) return out;
+    const mismatch = responseMismatch(request.route, plans.get(request.route)!, out);
+    if (mismatch === undefined) return out;
+    onError(new Error(`checkResponses: ${mismatch}`), request);
+    return problem(
+      new HttpError(500, 'the response does not match the API documentation (checkResponses)'),
+      request.req,
+    );
   }
 
   /** The error as the request's `Accept` prefers it: problem+json, or the error page for a browser. */
-  function problem(error: unknown, req: IncomingMessage): Rendered {
-    return renderError(error, req.headers.accept, errorPage);
+  function problem(error: unknown, req: IncomingMessage, request?: NodeRequest): Rendered {
+    return renderError(error, req.headers.accept, errorPage, request);
   }
 
-  /** Waits for an async handler under the timeout sweep, then answers and frees the connection. */
-  async function later(request: NodeRequest, answer: PromiseLike<unknown>, reply: Reply): Promise<void> {
-    const entry: PendingHandler = { request, expires: performance.now() + handlerTimeout };
-    pending.add(entry);
-    sweeper ??= setInterval(sweep, tick).unref();
-    // Whoever answers frees the connection: here, or the sweep on a timeout.
-    let answering = true;
-    try {
-      const out = await answer;
-      answering = pending.delete(entry);
-      if (answering) respond(request, out, reply);
-    } catch (error) {
-      answering = pending.delete(entry);
-      if (answering) fail(request, error);
-    } finally {
-      if (answering) release(request.req);
-    }
+  /** Answers a request whose async step outlived `handlerTimeout` with a `503`, and frees the connection. */
+  function expire(request: NodeRequest): void {
+    const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
+    request.abort(late);
+    onError(late, request);
+    sendSafely(request.req, request.res, problem(slow, request.req));
+    release(request.req);
   }
 
-  /** Answers every async handler past its time with a `503`, and stops once none is left. */
-  function sweep(): void {
-    const now = performance.now();
-    for (const entry of pending) {
-      if (entry.expires > now) continue;
-      pending.delete(entry);
-      const { request } = entry;
-      const late = new Error(`${request.route.name} did not answer within ${handlerTimeout} ms`);
-      request.abort(late);
-      onError(late, request);
-      sendSafely(request.req, request.res, problem(slow, request.req));
-      release(request.req);
-    }
-    if (pending.size === 0) {
-      clearInterval(sweeper);
-      sweeper = undefined;
-    }
-  }
-
-  /** Reads and parses the body with callbacks (no promise on this path), then handles the request. */
-  function withBody(request: NodeRequest, known: BodyHeaders | undefined): void {
+  /** Reads the body with callbacks (no promise on this path); `done` parses it and goes on. */
+  function withBody(
+    request: NodeRequest,
+    known: BodyHeaders | undefined,
+    done: (reader: BodyReader<NodeRequest>, error: unknown) => void,
+  ): void {
     const { req, res } = request;
     let format: BodyFormat;
     let declared: number;
@@ -250,21 +292,24 @@ export function createDispatcher(
     if (req.destroyed) return refuse(request, ABORTED);
     if (req.readableEnded)
       return refuse(request, new Error('the request body was already read by other middleware'));
-    new BodyReader(request, format, bodyLimit, bodyRead).start();
+    new BodyReader(request, format, bodyLimit, done).start();
   }
 
-  /** Where a body read ends: parse and handle, or refuse. */
+  /** Where a body read ends for a route with nothing to check: parse and handle, or refuse. */
   function bodyRead(reader: BodyReader<NodeRequest>, error: unknown): void {
+    if (parsed(reader, error)) handle(reader.request);
+  }
+
+  /** Whether the body was read and parsed into `request.body`; if not, the refusal is sent. */
+  function parsed(reader: BodyReader<NodeRequest>, error: unknown): boolean {
     const { request } = reader;
-    if (error === undefined) {
-      try {
-        request.body = parseBody(reader.format, utf8Text(reader.bytes()), maxJsonDepth);
-      } catch (parseError) {
-        return refuse(request, parseError);
-      }
-      return handle(request);
+    if (error !== undefined) return (refuse(request, error), false);
+    try {
+      request.body = parseBody(reader.format, utf8Text(reader.bytes()), maxJsonDepth);
+    } catch (parseError) {
+      return (refuse(request, parseError), false);
     }
-    refuse(request, error);
+    return true;
   }
 
   /** Answers a request whose body will not be handled, unless its client went away, and frees the connection. */
@@ -282,29 +327,4 @@ function originUrl(url: string, target: Target): string {
   return target.search !== '' && url.length === target.path.length + target.search.length + 1
     ? url
     : originForm(target);
-}
-
-/** The app's error page, falling back to the plain one (and reporting) if it throws: an error page must not fail. */
-function guardedPage(
-  page: ErrorPage | undefined,
-  onError: (error: unknown, request: Request | undefined) => void,
-): ErrorPage | undefined {
-  if (page === undefined) return undefined;
-  if (typeof page !== 'function')
-    throw new TypeError('errorPage must be a function from an HttpError to Html');
-  return (error) => {
-    try {
-      return page(error);
-    } catch (pageError) {
-      onError(pageError, undefined);
-      return errorPageOf(error);
-    }
-  };
-}
-
-function defaultOnError(error: unknown, request: Request | undefined): void {
-  console.error(
-    `sevenfold: ${request ? `${request.method} ${request.route.name}` : 'request'} failed:`,
-    error,
-  );
 }

@@ -30,8 +30,8 @@ export interface FormDispatch {
     target: Target,
     next: (() => void) | undefined,
   ): NodeRequest | undefined;
-  /** Runs the handler, answers and frees the connection. */
-  handle(request: NodeRequest): void;
+  /** Goes on with a request whose body is read (`formRead`): its guards and checks, the handler, the answer. */
+  proceed(request: NodeRequest, headers: BodyHeaders | undefined, formRead: boolean): void;
   /** The error as the request's `Accept` prefers it. */
   problem(error: unknown, req: IncomingMessage): Rendered;
 }
@@ -66,7 +66,7 @@ export function formReader(dispatch: FormDispatch): (form: PendingForm, headers:
     if (request === undefined) return release(req);
     // A route that takes no body (DELETE) gets none, as it would without the override.
     if (request.route.body) request.body = body;
-    dispatch.handle(request);
+    dispatch.proceed(request, undefined, true);
   }
 
   return (form, headers) => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_JSON_DEPTH } from '../../core/body.js';
+import { errorPage as errorPageOf } from '../../core/error-page.js';
 import type { ErrorPage } from '../../core/render.js';
 import type { Request } from '../../core/types.js';
 
@@ -38,10 +39,17 @@ export interface DispatchOptions {
   readonly trustedOrigins?: readonly string[];
   /**
    * The page a browser (an `Accept` that prefers `text/html`) gets for an error, from the
-   * `HttpError` (status, title, detail, field errors): an app's own layout around them.
+   * `HttpError` (status, title, detail, field errors) and the request when one was matched: an
+   * app's own layout around them, or a form again with its field errors after a refused submission.
    * Default: a plain page (core/error-page.ts). Everyone else gets problem+json.
    */
   readonly errorPage?: ErrorPage;
+  /**
+   * Development: check every answer against the route's OpenAPI operation (its statuses, media
+   * types and response schema); a mismatch is reported to `onError` and answered `500`, so the
+   * document cannot lie unnoticed. Off by default: it costs a JSON parse per response.
+   */
+  readonly checkResponses?: boolean;
 }
 
 /** How an adapter hands requests over, beside the user's options. */
@@ -63,3 +71,28 @@ export const DEFAULTS = Object.freeze({
   maxParamLength: 1024,
   handlerTimeout: 30_000,
 });
+
+/** The app's error page, falling back to the plain one (and reporting) if it throws: an error page must not fail. */
+export function guardedPage(
+  page: ErrorPage | undefined,
+  onError: (error: unknown, request: Request | undefined) => void,
+): ErrorPage | undefined {
+  if (page === undefined) return undefined;
+  if (typeof page !== 'function')
+    throw new TypeError('errorPage must be a function from an HttpError to Html');
+  return (error, request) => {
+    try {
+      return page(error, request);
+    } catch (pageError) {
+      onError(pageError, undefined);
+      return errorPageOf(error);
+    }
+  };
+}
+
+export function defaultOnError(error: unknown, request: Request | undefined): void {
+  console.error(
+    `sevenfold: ${request ? `${request.method} ${request.route.name}` : 'request'} failed:`,
+    error,
+  );
+}

@@ -13,13 +13,13 @@ import { isThenable } from '../render.js';
 import type { Reply } from '../reply.js';
 import {
   resource,
-  type ActionPath,
   type ParamOf,
+  type RequestOf,
   type Resource,
   type ResourceOptions,
   type SegmentOf,
 } from '../resource.js';
-import type { Handler, Params, Request } from '../types.js';
+import type { Handler, Request } from '../types.js';
 import { resourceMetadata } from './decorators.js';
 
 export { Resource, resourceMetadata, RESOURCE_METADATA, type ResourceMetadata } from './decorators.js';
@@ -41,10 +41,15 @@ export const REQUEST: InjectionToken<Request> = Symbol.for('sevenfold:request');
 
 /**
  * The request an action method of resource `N` receives, typed like a `resource()` handler's:
- * `show(req: RequestFor<'posts', 'show'>)` sees `req.params.post_id`.
+ * `show(req: RequestFor<'posts', 'show'>)` sees `req.params.post_id`; with the resource's
+ * options (`RequestFor<'posts', 'create', typeof OPTIONS>`), `req.body` typed by its schema and
+ * `req.context` by its guards.
  */
-export type RequestFor<N extends string, A extends Action, O extends ResourceOptions = {}> = Request<
-  Params<ActionPath<A, SegmentOf<N, O>, ParamOf<N, O>>>
+export type RequestFor<N extends string, A extends Action, O extends ResourceOptions = {}> = RequestOf<
+  A,
+  SegmentOf<N, O>,
+  ParamOf<N, O>,
+  O
 >;
 
 /**

@@ -4,10 +4,13 @@ import type { ServeOptions } from 'sevenfold/node';
 import { PostsController } from './controller.js';
 import { MemoryPostRepository, type PostRepository } from './repository.js';
 import { CLOCK, NEW_ID, POST_REPOSITORY } from './tokens.js';
-import { errorView } from './views/layout.js';
+import { postsErrorPage } from './views/posts.js';
 
-/** How the example is served, on either adapter: its errors in the site's layout for browsers. */
-export const POSTS_OPTIONS = { errorPage: errorView } as const satisfies ServeOptions;
+/**
+ * How the example is served, on either adapter: its errors in the site's layout for browsers,
+ * a refused form shown again with its messages.
+ */
+export const POSTS_OPTIONS = { errorPage: postsErrorPage } as const satisfies ServeOptions;
 
 /**
  * The app's own container with its services: `repository` (posts in memory unless given; main.ts

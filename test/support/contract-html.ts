@@ -61,7 +61,10 @@ export async function postsHtmlContract(url: string, options: ContractOptions): 
     title: '',
     body: '',
   });
-  assert.match(await page('/posts/bad.id/new', 400), /is malformed/);
+  assert.match(
+    await page('/posts/bad.id/new', 400),
+    /post_id: must be 1 to 64 characters of A-Z a-z 0-9 - _/,
+  );
 
   // create from the form: 303 to the post, whose title is shown as text, never run
   const script = '<script>alert("x")</script>';

@@ -178,10 +178,12 @@ export async function postsContract(url: string, options: ContractOptions): Prom
   assert.ok(deterministic ? updated.updatedAt > updated.createdAt : updated.updatedAt >= updated.createdAt);
   assert.is(json(await put(`/posts/${generated}`, 'title=Form+put&body=b', 200, FORM_TYPE)).body, 'b');
   await put(`/posts/${generated}`, `{"id":"${generated}","title":"Same id"}`, 200);
-  assert.ok(json(await put(`/posts/${generated}`, '{"id":"other","title":"x"}', 422)).errors.id);
+  // The schema is checked before the handler, so its messages come first; the path rule follows once they are fixed.
   assert.equal(json(await put(`/posts/${generated}`, '{"id":"other","title":""}', 422)).errors, {
-    id: ['must match the id in the path'],
     title: ['is required'],
+  });
+  assert.equal(json(await put(`/posts/${generated}`, '{"id":"other","title":"x"}', 422)).errors, {
+    id: ['must match the id in the path'],
   });
   await put(`/posts/${generated}`, '{"title":""}', 422);
   await put('/posts/absent', '{"title":"x"}', 404);

@@ -1,6 +1,6 @@
-import { html, pathFor, type Html } from 'sevenfold';
+import { html, isFormSubmission, pathFor, type Html, type HttpError, type Request } from 'sevenfold';
 import type { FieldErrors, Post } from '../post.js';
-import { layout } from './layout.js';
+import { errorView, layout } from './layout.js';
 
 // Markup here is kept as written (prettier leaves html`…` alone): it is what a person reads.
 
@@ -138,4 +138,26 @@ function described(state: FormState, name: string, hinted: boolean): Html {
   const invalid = (state.errors?.[name]?.length ?? 0) > 0;
   const ids = [hinted && `${name}-hint`, invalid && `${name}-error`].filter(Boolean).join(' ');
   return html`${ids !== '' && html` aria-describedby="${ids}"`}${invalid && html` aria-invalid="true"`}`;
+}
+
+/** What a refused form showed: the submitted values as text (a repeated field is not text, so it shows empty). */
+function submitted(body: unknown, id?: string): FormState {
+  const fields = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const text = (name: string): string => (typeof fields[name] === 'string' ? (fields[name] as string) : '');
+  return { id: id ?? text('id'), title: text('title'), body: text('body') };
+}
+
+/**
+ * The page a browser gets for an error (the adapters' `errorPage` option): a refused create or
+ * update form submission (422 from the schema or the handler, 409 for a taken id) is its form
+ * again with the messages beside the fields; any other error is the problem in the site's layout.
+ */
+export function postsErrorPage(error: HttpError, req?: Request<any, any, any, any>): Html {
+  if (req !== undefined && (error.status === 422 || error.status === 409) && isFormSubmission(req)) {
+    const errors = (error.errors ?? {}) as FieldErrors;
+    if (req.route.name === 'posts.create') return newView({ ...submitted(req.body), errors });
+    if (req.route.name === 'posts.update')
+      return editView({ ...submitted(req.body, req.params.post_id as string), errors });
+  }
+  return errorView(error);
 }

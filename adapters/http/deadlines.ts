@@ -1,0 +1,60 @@
+import type { NodeRequest } from './request.js';
+
+/** An async step under way (a handler, a guard, a schema check), for the timeout sweep. */
+interface Waiting {
+  readonly request: NodeRequest;
+  /** When it is cut, on `performance.now()`'s clock: the sweep compares times, not its own ticks. */
+  readonly expires: number;
+}
+
+/**
+ * Time limits for async steps of the request path. One coarse sweep cuts every step past its
+ * time, instead of a timer per request: a step is cut at most one tick late, however busy the
+ * event loop is. Whoever settles first (the step or the sweep) answers; the other does nothing.
+ */
+export class Deadlines {
+  readonly #waiting = new Set<Waiting>();
+  readonly #tick: number;
+  #sweeper: ReturnType<typeof setInterval> | undefined = undefined;
+
+  constructor(
+    private readonly timeout: number,
+    /** Answers a request whose step ran out of time (and frees its connection). */
+    private readonly expire: (request: NodeRequest) => void,
+  ) {
+    this.#tick = Math.max(5, Math.min(250, Math.floor(timeout / 8)));
+  }
+
+  /** Runs `then` with the step's value or `otherwise` with its error, unless the sweep cut it first. */
+  wait<T>(
+    request: NodeRequest,
+    step: PromiseLike<T>,
+    then: (value: T) => void,
+    otherwise: (error: unknown) => void,
+  ): void {
+    const entry: Waiting = { request, expires: performance.now() + this.timeout };
+    this.#waiting.add(entry);
+    this.#sweeper ??= setInterval(() => this.#sweep(), this.#tick).unref();
+    Promise.resolve(step).then(
+      (value) => {
+        if (this.#waiting.delete(entry)) then(value);
+      },
+      (error: unknown) => {
+        if (this.#waiting.delete(entry)) otherwise(error);
+      },
+    );
+  }
+
+  #sweep(): void {
+    const now = performance.now();
+    for (const entry of this.#waiting) {
+      if (entry.expires > now) continue;
+      this.#waiting.delete(entry);
+      this.expire(entry.request);
+    }
+    if (this.#waiting.size === 0) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import { HttpError } from '../../core/errors.js';
+import type { Guard } from '../../core/guards.js';
+import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi.js';
+import type { Rendered } from '../../core/render.js';
+import { isThenable } from '../../core/render.js';
+import {
+  responseCheck,
+  routeChecks,
+  validates,
+  type Checked,
+  type CompiledSchema,
+  type RouteChecks,
+} from '../../core/schema/checks.js';
+import { fieldErrors } from '../../core/schema/messages.js';
+import type { Query, Route, RouteTable } from '../../core/types.js';
+import { ajvCompiler } from './ajv.js';
+import type { NodeRequest } from './request.js';
+
+/**
+ * What a route asks of the request path besides its handler, prepared once per table: guards
+ * to run, schemas compiled into checks, and (with `checkResponses`) what OpenAPI says it answers.
+ * Routes that ask for none of it get no plan and skip all of this.
+ */
+export interface RoutePlan {
+  readonly guards: readonly Guard<any>[];
+  readonly checks: RouteChecks | undefined;
+  readonly response: CompiledSchema | undefined;
+  readonly documented: Documented | undefined;
+}
+
+/** The plans of a table's routes; schemas are compiled here, so a broken one fails at start-up, naming its route. */
+export function routePlans(
+  table: RouteTable,
+  checkResponses: boolean,
+  documentation: OpenApiOptions,
+): Map<Route, RoutePlan> {
+  const plans = new Map<Route, RoutePlan>();
+  for (const route of table) {
+    const guarded = route.guards !== undefined && route.guards.length > 0;
+    if (!guarded && !validates(route) && !checkResponses) continue;
+    plans.set(route, {
+      guards: route.guards ?? [],
+      checks: validates(route) ? routeChecks(route, ajvCompiler) : undefined,
+      response: checkResponses ? responseCheck(route, ajvCompiler) : undefined,
+      documented: checkResponses ? documentedResponses(route, documentation) : undefined,
+    });
+  }
+  return plans;
+}
+
+const INVALID = {
+  params: 'the path parameters are not valid',
+  query: 'the query string is not valid',
+  body: 'the request body is not valid',
+} as const;
+
+/** The checked value, or the `400` (params, query) or `422` (body) problem with the field errors. */
+function accepted(checked: Checked, part: keyof typeof INVALID): unknown {
+  if (checked.ok) return checked.value;
+  throw new HttpError(part === 'body' ? 422 : 400, INVALID[part], { errors: checked.errors });
+}
+
+function addContext(request: NodeRequest, added: unknown): void {
+  if (added !== null && typeof added === 'object') Object.assign(request.context, added);
+}
+
+/**
+ * The guards in order, then the params and query checks: everything that comes before the body
+ * is read. Synchronous unless a guard or a check answers with a promise.
+ */
+export function beforeBody(request: NodeRequest, plan: RoutePlan, from = 0): void | Promise<void> {
+  const guards = plan.guards;
+  for (let i = from; i < guards.length; i++) {
+    const added = guards[i]!.check(request);
+    if (isThenable(added)) {
+      return Promise.resolve(added).then((value) => {
+        addContext(request, value);
+        return beforeBody(request, plan, i + 1);
+      });
+    }
+    addContext(request, added);
+  }
+  const checks = plan.checks;
+  if (checks === undefined) return;
+  if (checks.params !== undefined) {
+    const params = checks.params({ ...request.params }, true);
+    if (isThenable(params))
+      return Promise.resolve(params).then((checked) => afterParams(request, plan, checked));
+    return afterParams(request, plan, params);
+  }
+  return checkQuery(request, plan);
+}
+
+function afterParams(request: NodeRequest, plan: RoutePlan, checked: Checked): void | Promise<void> {
+  request.params = accepted(checked, 'params') as Record<string, string>;
+  return checkQuery(request, plan);
+}
+
+function checkQuery(request: NodeRequest, plan: RoutePlan): void | Promise<void> {
+  const check = plan.checks?.query;
+  if (check === undefined) return;
+  const query = check(request.queryFields(), true);
+  const settle = (checked: Checked): void => void (request.query = accepted(checked, 'query') as Query);
+  return isThenable(query) ? Promise.resolve(query).then(settle) : settle(query);
+}
+
+/** The body check (urlencoded bodies are text, coerced by the schema's types). */
+export function checkBody(request: NodeRequest, plan: RoutePlan, text: boolean): void | Promise<void> {
+  const check = plan.checks?.body;
+  if (check === undefined) return;
+  const body = check(request.body, text);
+  const settle = (checked: Checked): void => void (request.body = accepted(checked, 'body'));
+  return isThenable(body) ? Promise.resolve(body).then(settle) : settle(body);
+}
+
+/**
+ * Why a response is not what the route's documentation says (its status, its media type, or a
+ * JSON body that fails the response schema), or `undefined` when it is.
+ */
+export function responseMismatch(route: Route, plan: RoutePlan, out: Rendered): string | undefined {
+  const documented = plan.documented;
+  if (documented === undefined) return undefined;
+  const type = contentType(out.headers);
+  const statuses = documented.get(out.status) ?? (out.status >= 500 ? documented.get('default') : undefined);
+  if (statuses === undefined)
+    return `${route.name} answered ${out.status}, which its OpenAPI operation does not list`;
+  if (type !== undefined && statuses.length > 0 && !statuses.includes(type))
+    return `${route.name} answered ${out.status} as ${type}, which its OpenAPI operation lists only as ${statuses.join(', ')}`;
+  if (plan.response === undefined || out.status < 200 || out.status > 299 || type !== 'application/json')
+    return;
+  const errors = plan.response(JSON.parse(out.body));
+  if (errors === undefined) return undefined;
+  const fields = Object.entries(fieldErrors(errors)).map(
+    ([field, messages]) => `${field || '(the body)'} ${messages.join(', ')}`,
+  );
+  return `${route.name} answered ${out.status} with a body that does not match its response schema: ${fields.join('; ')}`;
+}
+
+function contentType(headers: Readonly<Record<string, string>>): string | undefined {
+  for (const name of Object.keys(headers)) {
+    if (name.toLowerCase() === 'content-type') return headers[name]!.split(';')[0]!.trim().toLowerCase();
+  }
+  return undefined;
+}

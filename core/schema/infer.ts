@@ -1,0 +1,88 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+
+/**
+ * The TypeScript type of a value that passed a schema, with no code generation: a Standard
+ * Schema value (zod, valibot, arktype) gives its own output type, a JSON Schema written
+ * `as const` is read keyword by keyword. Defaults are applied before handlers run, so a
+ * property with a `default` is present in the type.
+ */
+export type Infer<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : FromSchema<S>;
+
+/**
+ * The type of a JSON Schema (2020-12) written `as const`: `type` (one or a list), `const`,
+ * `enum`, `properties`/`required`/`additionalProperties`, `items`, `anyOf`/`oneOf`/`allOf`.
+ * Keywords that do not change the type (lengths, patterns, formats) are ignored; a schema it
+ * cannot read is `unknown`, never a wrong type.
+ */
+export type FromSchema<S> = S extends true
+  ? unknown
+  : S extends false
+    ? never
+    : Base<S> & (S extends { readonly allOf: readonly unknown[] } ? Both<S['allOf']> : unknown);
+
+// allOf narrows whatever the rest of the schema says, so it is intersected with it above.
+type Base<S> = S extends { readonly const: infer C }
+  ? C
+  : S extends { readonly enum: readonly (infer E)[] }
+    ? E
+    : S extends { readonly anyOf: readonly unknown[] }
+      ? Each<S['anyOf']>
+      : S extends { readonly oneOf: readonly unknown[] }
+        ? Each<S['oneOf']>
+        : S extends { readonly type: infer T }
+          ? T extends readonly (infer U)[]
+            ? TypeOf<S, U>
+            : TypeOf<S, T>
+          : S extends { readonly properties: object }
+            ? ObjectOf<S>
+            : unknown;
+
+type Each<L extends readonly unknown[]> = { [K in keyof L]: FromSchema<L[K]> }[number];
+
+type Both<L extends readonly unknown[]> = L extends readonly [infer First, ...infer Rest]
+  ? FromSchema<First> & Both<Rest>
+  : unknown;
+
+// Distributes over a list of types: `['string', 'null']` is `string | null`.
+type TypeOf<S, T> = T extends 'string'
+  ? string
+  : T extends 'number' | 'integer'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : T extends 'array'
+          ? S extends { readonly items: infer I }
+            ? FromSchema<I>[]
+            : unknown[]
+          : T extends 'object'
+            ? ObjectOf<S>
+            : unknown;
+
+type Keys<L> = L extends readonly (infer K)[] ? K & string : never;
+
+// Defaults are applied before the handler runs, so a defaulted property is always there.
+type Defaulted<P> = { [K in keyof P]: P[K] extends { readonly default: unknown } ? K : never }[keyof P];
+
+type Present<S, P> = (S extends { readonly required: infer R } ? Keys<R> : never) | Defaulted<P>;
+
+// Fields the schema lets through unnamed are typed only when it says what they are (or `true`):
+// a misspelt field name is then a compile error instead of `unknown`.
+type Rest<S> = S extends { readonly additionalProperties: infer A }
+  ? A extends false
+    ? {}
+    : { [field: string]: FromSchema<A> }
+  : {};
+
+type ObjectOf<S> = S extends { readonly properties: infer P }
+  ? Flat<
+      { [K in keyof P & Present<S, P>]: FromSchema<P[K]> } & {
+        [K in Exclude<keyof P, Present<S, P>>]?: FromSchema<P[K]>;
+      } & Rest<S>
+    >
+  : S extends { readonly additionalProperties: unknown }
+    ? Rest<S>
+    : { [field: string]: unknown };
+
+type Flat<T> = { [K in keyof T]: T[K] } & {};
