@@ -31,24 +31,24 @@ export type GuardLike = Guard<any> | ((req: Request) => unknown);
 /** The guards of a resource: for every action, or per action. */
 export type Before = readonly GuardLike[] | { readonly [action: string]: readonly GuardLike[] | undefined };
 
+/** The object a check's result adds to `req.context`: nothing for `void` (or a check that only throws). */
+export type Added<R> = [Exclude<Awaited<R>, void | undefined | null>] extends [never]
+  ? {}
+  : Exclude<Awaited<R>, void | undefined | null> extends object
+    ? Exclude<Awaited<R>, void | undefined | null>
+    : {};
+
 /** What a guard adds to `req.context`. */
-export type AddedBy<G> =
-  G extends Guard<infer A>
-    ? A
-    : G extends (req: any) => infer R
-      ? Awaited<R> extends infer V
-        ? V extends object
-          ? V
-          : {}
-        : {}
-      : {};
+export type AddedBy<G> = G extends Guard<infer A> ? A : G extends (req: any) => infer R ? Added<R> : {};
 
 /** The context a list of guards builds, each one's additions together. */
-export type ContextOf<L> = L extends readonly [infer G, ...infer Rest]
-  ? AddedBy<G> & ContextOf<Rest>
-  : L extends readonly (infer G)[]
-    ? Partial<AddedBy<G>>
-    : {};
+export type ContextOf<L> = L extends readonly []
+  ? {}
+  : L extends readonly [infer G, ...infer Rest]
+    ? AddedBy<G> & ContextOf<Rest>
+    : L extends readonly (infer G)[]
+      ? Partial<AddedBy<G>>
+      : {};
 
 export interface GuardOptions {
   readonly errors?: readonly number[];
@@ -63,7 +63,7 @@ export function guard<R>(
   name: string,
   check: (req: Request) => R | PromiseLike<R>,
   options: GuardOptions = {},
-): Guard<Awaited<R> extends infer V ? (V extends object ? V : {}) : {}> {
+): Guard<Added<R>> {
   if (typeof name !== 'string' || name === '')
     throw new TypeError('guard(name, check): name must be a non-empty string');
   if (typeof check !== 'function')

@@ -39,7 +39,13 @@ test('examples/posts :: another repository registered under POST_REPOSITORY repl
     list: async (limit, offset) => (calls.push(`list ${limit} ${offset}`), { posts: [], total: 0 }),
     get: async (id) => (
       calls.push(`get ${id}`),
-      { id, title: 'fixed', body: '', createdAt: 'then', updatedAt: 'then' }
+      {
+        id,
+        title: 'fixed',
+        body: '',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      }
     ),
     insert: async () => (calls.push('insert'), false),
     replace: async () => false,

@@ -247,7 +247,7 @@ export function createDispatcher(
   /** With `checkResponses`, an answer its OpenAPI operation does not describe becomes a reported `500`. */
   function checkedResponse(request: NodeRequest, out: Rendered): Rendered {
     if (!checkResponses) return out;
-    const mismatch = responseMismatch(request.route, plans.get(request.route)!, out);
+    const mismatch = responseMismatch(request.route, plans.get(request.route), out);
     if (mismatch === undefined) return out;
     onError(new Error(`checkResponses: ${mismatch}`), request);
     return problem(

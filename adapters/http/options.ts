@@ -45,9 +45,10 @@ export interface DispatchOptions {
    */
   readonly errorPage?: ErrorPage;
   /**
-   * Development: check every answer against the route's OpenAPI operation (its statuses, media
-   * types and response schema); a mismatch is reported to `onError` and answered `500`, so the
-   * document cannot lie unnoticed. Off by default: it costs a JSON parse per response.
+   * Development: check every answer of a route that declares schemas against its OpenAPI
+   * operation (its statuses, media types and response schema); a mismatch is reported to
+   * `onError` and answered `500`, so the document cannot lie unnoticed. Off by default: it costs
+   * a JSON parse per response.
    */
   readonly checkResponses?: boolean;
 }

@@ -37,12 +37,14 @@ export function routePlans(
   const plans = new Map<Route, RoutePlan>();
   for (const route of table) {
     const guarded = route.guards !== undefined && route.guards.length > 0;
-    if (!guarded && !validates(route) && !checkResponses) continue;
+    // Only a route that declares schemas makes promises beyond the document's generic defaults to check.
+    const documented = checkResponses && route.schema !== undefined;
+    if (!guarded && !validates(route) && !documented) continue;
     plans.set(route, {
       guards: route.guards ?? [],
       checks: validates(route) ? routeChecks(route, ajvCompiler) : undefined,
-      response: checkResponses ? responseCheck(route, ajvCompiler) : undefined,
-      documented: checkResponses ? documentedResponses(route, documentation) : undefined,
+      response: documented ? responseCheck(route, ajvCompiler) : undefined,
+      documented: documented ? documentedResponses(route, documentation) : undefined,
     });
   }
   return plans;
@@ -117,8 +119,12 @@ export function checkBody(request: NodeRequest, plan: RoutePlan, text: boolean):
  * Why a response is not what the route's documentation says (its status, its media type, or a
  * JSON body that fails the response schema), or `undefined` when it is.
  */
-export function responseMismatch(route: Route, plan: RoutePlan, out: Rendered): string | undefined {
-  const documented = plan.documented;
+export function responseMismatch(
+  route: Route,
+  plan: RoutePlan | undefined,
+  out: Rendered,
+): string | undefined {
+  const documented = plan?.documented;
   if (documented === undefined) return undefined;
   const type = contentType(out.headers);
   const statuses = documented.get(out.status) ?? (out.status >= 500 ? documented.get('default') : undefined);
@@ -126,9 +132,9 @@ export function responseMismatch(route: Route, plan: RoutePlan, out: Rendered): 
     return `${route.name} answered ${out.status}, which its OpenAPI operation does not list`;
   if (type !== undefined && statuses.length > 0 && !statuses.includes(type))
     return `${route.name} answered ${out.status} as ${type}, which its OpenAPI operation lists only as ${statuses.join(', ')}`;
-  if (plan.response === undefined || out.status < 200 || out.status > 299 || type !== 'application/json')
+  if (plan!.response === undefined || out.status < 200 || out.status > 299 || type !== 'application/json')
     return;
-  const errors = plan.response(JSON.parse(out.body));
+  const errors = plan!.response(JSON.parse(out.body));
   if (errors === undefined) return undefined;
   const fields = Object.entries(fieldErrors(errors)).map(
     ([field, messages]) => `${field || '(the body)'} ${messages.join(', ')}`,
