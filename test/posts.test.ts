@@ -6,7 +6,8 @@ import { POST_REPOSITORY } from '../examples/posts/tokens.js';
 import { deterministicPosts } from './support/posts.js';
 import { postsContract, sameOnEveryAdapter } from './support/contract.js';
 import { json, raw } from './support/http.js';
-import { ADAPTERS } from './support/servers.js';
+import { ADAPTERS, startAll } from './support/servers.js';
+import { POSTS_OPTIONS } from '../examples/posts/app.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
@@ -71,6 +72,53 @@ test('examples/posts :: another repository registered under POST_REPOSITORY repl
     assert.equal(calls, ['get any', 'insert', 'list 5 0']);
   } finally {
     await running.close();
+  }
+});
+
+test('examples/posts :: with POSTS_TOKEN set, writes need the bearer token; reads and an unset token do not', async () => {
+  const servers = await startAll(deterministicPosts(), POSTS_OPTIONS);
+  const saved = process.env.POSTS_TOKEN;
+  process.env.POSTS_TOKEN = 's3cret';
+  try {
+    for (const { name, running } of servers) {
+      const write = (headers: Record<string, string>, method = 'POST', path = '/posts') =>
+        raw(running.url, {
+          method,
+          path,
+          headers: { ...JSON_TYPE, ...headers },
+          body: '{"id":"t","title":"t"}',
+        });
+      const none = await write({});
+      assert.is(none.status, 401, name);
+      assert.is(none.headers['www-authenticate'], 'Bearer', name);
+      const wrong = await write({ Authorization: 'Bearer nope' });
+      assert.is(wrong.status, 401, name);
+      assert.is(wrong.headers['www-authenticate'], 'Bearer error="invalid_token"', name);
+      assert.is((await write({ Authorization: 'Bearer s3cret' })).status, 201, name);
+      assert.is((await write({}, 'PUT', '/posts/t')).status, 401, name);
+      assert.is((await raw(running.url, { method: 'DELETE', path: '/posts/t' })).status, 401, name);
+      assert.is((await raw(running.url, { path: '/posts/t' })).status, 200, name);
+      const gone = await raw(running.url, {
+        method: 'DELETE',
+        path: '/posts/t',
+        headers: { Authorization: 'bearer s3cret' },
+      });
+      assert.is(gone.status, 204, name);
+    }
+    delete process.env.POSTS_TOKEN;
+    for (const { name, running } of servers) {
+      const open = await raw(running.url, {
+        method: 'POST',
+        path: '/posts',
+        headers: JSON_TYPE,
+        body: '{"title":"t"}',
+      });
+      assert.is(open.status, 201, name);
+    }
+  } finally {
+    if (saved === undefined) delete process.env.POSTS_TOKEN;
+    else process.env.POSTS_TOKEN = saved;
+    await Promise.all(servers.map(({ running }) => running.close()));
   }
 });
 
