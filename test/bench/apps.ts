@@ -9,7 +9,7 @@ import fastify from 'fastify';
 import polka from 'polka';
 import { createListener } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
-import { resource } from '../../core/index.js';
+import { resource, type Reply } from '../../core/index.js';
 
 // The same tiny posts app in every variant, so only the routing and plumbing differ.
 const POSTS = [
@@ -39,18 +39,32 @@ export const WORKLOAD = [
   { method: 'DELETE', path: '/posts/42', status: 204, body: '' },
 ] as const;
 
-const sevenfoldPosts = resource('posts', {
+/** The post body both validated variants check: the example's rules that JSON Schema states directly. */
+export const POST_BODY = {
+  type: 'object',
+  required: ['title'],
+  properties: {
+    id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    title: { type: 'string', minLength: 1, maxLength: 200 },
+    body: { type: 'string', maxLength: 100_000, default: '' },
+  },
+} as const;
+
+const sevenfoldHandlers = {
   index: () => POSTS,
-  show: (req) => post(req.params.post_id),
-  new: (req) => post(req.params.post_id),
-  edit: (req) => post(req.params.post_id),
-  create: (req, res) => {
+  show: (req: { params: { post_id: string } }) => post(req.params.post_id),
+  new: (req: { params: { post_id: string } }) => post(req.params.post_id),
+  edit: (req: { params: { post_id: string } }) => post(req.params.post_id),
+  create: (req: { body: unknown }, res: Reply) => {
     const made = created(req.body as { id?: unknown });
     return res.created(`/posts/${made.id}`, made);
   },
-  update: (req) => post(req.params.post_id),
+  update: (req: { params: { post_id: string } }) => post(req.params.post_id),
   destroy: () => undefined,
-});
+};
+const sevenfoldPosts = resource('posts', sevenfoldHandlers);
+// The same app with create's body checked by its schema, for the validated-create comparison with fastify.
+const sevenfoldValidated = resource('posts', sevenfoldHandlers, { schemas: { create: { body: POST_BODY } } });
 
 function json(res: ServerResponse, status: number, value: unknown, extra?: Record<string, string>): void {
   const text = JSON.stringify(value);
@@ -146,13 +160,13 @@ function plainPolka(): RequestListener {
   return app.handler as unknown as RequestListener;
 }
 
-async function fastifyServer(): Promise<Server> {
+async function fastifyServer(validated = false): Promise<Server> {
   const app = fastify();
   app.get('/posts', async () => POSTS);
   app.get<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
   app.get<{ Params: { id: string } }>('/posts/:id/new', async (req) => post(req.params.id));
   app.get<{ Params: { id: string } }>('/posts/:id/edit', async (req) => post(req.params.id));
-  app.post('/posts', async (req, reply) => {
+  app.post('/posts', validated ? { schema: { body: POST_BODY } } : {}, async (req, reply) => {
     const made = created(req.body as { id?: unknown });
     return reply.code(201).header('Location', `/posts/${made.id}`).send(made);
   });
@@ -169,7 +183,10 @@ export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   polka: () => createServer(plainPolka()),
   'sevenfold/polka': () =>
     createServer(mount(polka(), sevenfoldPosts, { onError: () => {} }).handler as unknown as RequestListener),
-  fastify: fastifyServer,
+  fastify: () => fastifyServer(),
+  // Create with a validated body (POST_BODY), the same JSON Schema on both: BENCH_METHODS=POST in the bench.
+  'sevenfold/node+schema': () => createServer(createListener(sevenfoldValidated, { onError: () => {} })),
+  'fastify+schema': () => fastifyServer(true),
   // The same raw dispatcher in a second process: how far two identical servers land apart in one run.
   'raw (control)': () => createServer(raw),
 };

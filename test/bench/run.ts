@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import { VARIANTS, WORKLOAD } from './apps.js';
 import { exampleFigures } from './example.js';
 import { MATCHERS, tableResources, type buildFigures, type Spread } from './matching.js';
+import { validatorFigures } from './validators.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
 // shared 2-core machine absolute numbers move 10-20% from run to run, ratios much less.
@@ -19,6 +20,8 @@ if (unknown.length > 0)
   throw new Error(
     `BENCH_ONLY names no variant ${unknown.join(', ')}; the variants are ${Object.keys(VARIANTS).join(', ')}`,
   );
+// The validated-create comparison: each app with and without create's body schema, in the same rounds.
+const VALIDATED = ['raw', 'sevenfold/node', 'sevenfold/node+schema', 'fastify', 'fastify+schema'];
 // BENCH_METHODS=GET (or POST,DELETE…) narrows the workload to those requests.
 const METHODS = process.env.BENCH_METHODS?.split(',');
 const REQUESTS = WORKLOAD.filter((item) => METHODS === undefined || METHODS.includes(item.method));
@@ -164,10 +167,12 @@ async function http(): Promise<string> {
 }
 
 /** Each variant's own CPU per request, driven in its own process without sockets, in interleaved rounds. */
-async function inProcess(): Promise<string> {
-  const methods = [...new Set(REQUESTS.map((item) => item.method))].join(',');
+async function inProcess(
+  names: readonly string[] = NAMES,
+  methods = [...new Set(REQUESTS.map((item) => item.method))].join(','),
+): Promise<string> {
   const children = new Map<string, ChildProcess>();
-  for (const name of NAMES) {
+  for (const name of names) {
     const child = fork(new URL('./inprocess-server.js', import.meta.url), [name, methods], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: [],
@@ -184,10 +189,11 @@ async function inProcess(): Promise<string> {
     return message.cpu!;
   };
   try {
-    for (const name of NAMES) await round(name); // warm-up
-    const samples = new Map<string, number[]>(NAMES.map((n) => [n, []]));
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const name of order(NAMES, r)) samples.get(name)!.push(await round(name));
+    for (const name of names) await round(name); // warm-up
+    const samples = new Map<string, number[]>(names.map((n) => [n, []]));
+    const rounds = Number(process.env.BENCH_ROUNDS ?? names.length * Math.ceil(6 / names.length));
+    for (let r = 0; r < rounds; r++) {
+      for (const name of order(names, r)) samples.get(name)!.push(await round(name));
     }
     const raw = samples.get('raw');
     const lines = ['| variant | CPU µs/req (median) | spread | vs raw |', '|---|---|---|---|'];
@@ -350,13 +356,19 @@ async function matching(): Promise<string> {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_MATCHING=0 and BENCH_EXAMPLE=0 each leave out one part.
+// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_MATCHING=0 and BENCH_EXAMPLE=0 each leave out one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
     `## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`,
   );
 if (process.env.BENCH_INPROCESS !== '0')
   console.log(`## In process: each variant's own work per request, no sockets\n\n${await inProcess()}\n`);
+if (process.env.BENCH_VALIDATION !== '0')
+  console.log(
+    `## Validated create: POST /posts with a JSON Schema body, the same schema on sevenfold and fastify\n\n${await inProcess(VALIDATED, 'POST')}\n`,
+  );
+if (process.env.BENCH_VALIDATORS !== '0')
+  console.log(`## JSON Schema validators on the posts body (ns per check)\n\n${validatorFigures()}\n`);
 if (process.env.BENCH_MATCHING !== '0')
   console.log(`## Route matching and building\n\n${await matching()}\n`);
 if (process.env.BENCH_EXAMPLE !== '0')
