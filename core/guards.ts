@@ -19,14 +19,15 @@ export interface GuardSecurity {
  */
 export interface Guard<Added extends object = {}> {
   readonly name: string;
-  readonly check: (req: Request) => Added | void | PromiseLike<Added | void>;
+  // The request is typed loosely here: a guard may read what the guards before it added.
+  readonly check: (req: Request<any, any, any, any>) => Added | void | PromiseLike<Added | void>;
   /** Statuses its refusals use, for OpenAPI; default `[401, 403]`. */
   readonly errors: readonly number[];
   readonly security?: GuardSecurity;
 }
 
 /** What `before` takes: a `guard()`, or a named function `(req) => void | object` (its name is the guard's). */
-export type GuardLike = Guard<any> | ((req: Request) => unknown);
+export type GuardLike = Guard<any> | ((req: Request<any, any, any, any>) => unknown);
 
 /** The guards of a resource: for every action, or per action. */
 export type Before = readonly GuardLike[] | { readonly [action: string]: readonly GuardLike[] | undefined };
@@ -61,7 +62,7 @@ export interface GuardOptions {
  */
 export function guard<R>(
   name: string,
-  check: (req: Request) => R | PromiseLike<R>,
+  check: (req: Request<any, any, any, any>) => R | PromiseLike<R>,
   options: GuardOptions = {},
 ): Guard<Added<R>> {
   if (typeof name !== 'string' || name === '')
