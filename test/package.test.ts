@@ -102,6 +102,76 @@ for (const running of [onNode, onPolka]) {
 console.log(JSON.stringify(answers));
 `;
 
+// Schemas (JSON Schema and zod) and guards, from the tarball, on both adapters: typed handlers, and 422/400/401/403.
+const SCHEMA_APP = `
+import polka from 'polka';
+import type { RequestListener } from 'node:http';
+import { z } from 'zod';
+import { bearer, guard, HttpError, resource, routes } from 'sevenfold';
+import { listen, serve } from 'sevenfold/node';
+import { mount } from 'sevenfold/polka';
+
+const Task = {
+  type: 'object',
+  required: ['title'],
+  properties: { title: { type: 'string', minLength: 1 }, points: { type: 'integer', minimum: 0, default: 1 } },
+  additionalProperties: false,
+} as const;
+const signedIn = bearer({ verify: (token) => (token === 'secret' ? { user: 'ada' } : token === 'guest' ? { user: 'guest' } : false) });
+const notGuest = guard('notGuest', (req) => {
+  if (req.context.user === 'guest') throw new HttpError(403, 'guests cannot write');
+});
+
+const tasks = resource(
+  'tasks',
+  {
+    index: (req) => ({ page: req.query.page }),
+    create: (req, res) => {
+      const points: number = req.body.points;
+      // @ts-expect-error: title is a string
+      const wrong: number = req.body.title;
+      void wrong;
+      return res.created('/tasks/1', { title: req.body.title, points, by: req.context.user });
+    },
+  },
+  {
+    schemas: {
+      index: { query: { type: 'object', properties: { page: { type: 'integer', minimum: 1, default: 1 } } } },
+      create: { body: Task },
+    },
+    before: { create: [signedIn, notGuest] },
+  },
+);
+const notes = resource(
+  'notes',
+  { create: (req) => ({ text: req.body.text.toUpperCase(), stars: req.body.stars }) },
+  { schemas: { create: { body: z.object({ text: z.string().min(1), stars: z.number().default(0) }) } } },
+);
+
+const table = routes(tasks, notes);
+const onNode = await serve(table);
+const onPolka = await listen(mount(polka(), table).handler as RequestListener);
+const out = [];
+for (const running of [onNode, onPolka]) {
+  const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(running.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return [res.status, res.headers.get('www-authenticate'), await res.json()];
+  };
+  out.push([
+    await post('/tasks', '{"title":"a"}'),
+    await post('/tasks', '{"title":"a"}', { authorization: 'Bearer guest' }),
+    await post('/tasks', '{"title":"","extra":1}', { authorization: 'Bearer secret' }),
+    await post('/tasks', '{"title":"a"}', { authorization: 'Bearer secret' }),
+    (await fetch(running.url + '/tasks?page=0')).status,
+    await (await fetch(running.url + '/tasks?page=3')).json(),
+    await post('/notes', '{"text":"hi"}'),
+    (await post('/notes', '{"text":""}'))[0],
+  ]);
+  await running.close();
+}
+console.log(JSON.stringify(out));
+`;
+
 const EXPORTS = Object.entries(
   (
     JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -202,6 +272,36 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all fo
       { id: 't1', at: 'noon' },
       { id: 't1', at: 'noon' },
     ]);
+
+    writeFileSync(join(app, 'schema-app.ts'), SCHEMA_APP);
+    await npm(['install', 'zod@4'], app);
+    await run(TSC, ['-p', app]);
+    const [onNode, onPolka] = JSON.parse((await run('node', [join(app, 'out', 'schema-app.js')])).stdout);
+    assert.equal(onPolka, onNode);
+    const problem = (status: number, detail: string, errors?: object) => ({
+      type: 'about:blank',
+      title: status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Unprocessable Content',
+      status,
+      detail,
+      ...(errors === undefined ? {} : { errors }),
+    });
+    assert.equal(onNode.slice(0, 7), [
+      [401, 'Bearer', problem(401, 'this action needs an Authorization: Bearer <token> header')],
+      [403, null, problem(403, 'guests cannot write')],
+      [
+        422,
+        null,
+        problem(422, 'the request body is not valid', {
+          title: ['must not be empty'],
+          extra: ['is not allowed'],
+        }),
+      ],
+      [201, null, { title: 'a', points: 1, by: 'ada' }],
+      400,
+      { page: 3 },
+      [200, null, { text: 'HI', stars: 0 }],
+    ]);
+    assert.is(onNode[7], 422);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
