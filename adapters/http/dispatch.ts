@@ -3,7 +3,7 @@ import { bodyFormat, parseBody, type BodyFormat } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { wholeNumber } from '../../core/options.js';
-import { originForm, splitTarget, type Target } from '../../core/path.js';
+import { originUrl, splitTarget, type Target } from '../../core/path.js';
 import {
   isThenable,
   renderError,
@@ -14,7 +14,6 @@ import {
 } from '../../core/render.js';
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/table.js';
-import type { Request } from '../../core/types.js';
 import { CROSS_SITE, isCrossSite, isFormType, isUrlencoded, trustedOrigins } from '../../core/forms.js';
 import {
   ABORTED,
@@ -33,6 +32,7 @@ import {
   DEFAULTS,
   defaultOnError,
   guardedPage,
+  safeOnError,
   type AdapterOptions,
   type DispatchOptions,
   type NodeHandler,
@@ -65,15 +65,7 @@ export function createDispatcher(
   const table = tableOf(source);
   // compile() checks maxParamLength, as it does for every caller.
   const matcher = compile(table, { maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength });
-  const report = options.onError ?? defaultOnError;
-  // A logger that throws must not take the request path (or the timeout sweep) down with it.
-  const onError = (error: unknown, request: Request | undefined): void => {
-    try {
-      report(error, request);
-    } catch {
-      // Nothing sensible is left to do with an error about an error.
-    }
-  };
+  const onError = safeOnError(options.onError ?? defaultOnError);
   const errorPage = guardedPage(options.errorPage, onError);
   const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
   const deadlines = new Deadlines(handlerTimeout, expire);
@@ -319,12 +311,4 @@ export function createDispatcher(
   }
 
   return dispatch;
-}
-
-/** The target in origin form, as handlers see it: the url itself when it already is one, so that no copy is made. */
-function originUrl(url: string, target: Target): string {
-  // Only a url in origin form without a fragment is exactly as long as its path, `?` and query.
-  return target.search !== '' && url.length === target.path.length + target.search.length + 1
-    ? url
-    : originForm(target);
 }

@@ -97,3 +97,16 @@ export function defaultOnError(error: unknown, request: Request | undefined): vo
     error,
   );
 }
+
+/** `report`, made unable to throw: a logger that throws must not take the request path (or the timeout sweep) down with it. */
+export function safeOnError(
+  report: (error: unknown, request: Request | undefined) => void,
+): (error: unknown, request: Request | undefined) => void {
+  return (error, request) => {
+    try {
+      report(error, request);
+    } catch {
+      // Nothing sensible is left to do with an error about an error.
+    }
+  };
+}
