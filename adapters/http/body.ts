@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
-import { withoutBom, type BodyFormat } from '../../core/body.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyFormat, withoutBom, type BodyFormat } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { READER } from './connection.js';
 import { countHeader, isName, type NodeRequest } from './request.js';
@@ -54,6 +54,48 @@ export function tooLarge(limit: number): HttpError {
   return new HttpError(413, `the request body is larger than ${limit} bytes`, {
     headers: { Connection: 'close' },
   });
+}
+
+/** A body's headers as the adapter reads them (node's headers object, or the raw lines); throws when they cannot be read. */
+export function headersOf(req: IncomingMessage, headersObject: boolean): BodyHeaders {
+  return headersObject ? bodyHeadersObject(req) : bodyHeaders(req);
+}
+
+/** A body's headers, or `undefined` when they cannot be read (the body read says why). */
+export function readHeaders(req: IncomingMessage, headersObject: boolean): BodyHeaders | undefined {
+  try {
+    return headersOf(req, headersObject);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks a body's headers before it is read: its format, or why it is refused (its type or
+ * encoding, a declared length over `limit`, a client gone, a body read already). Invites a
+ * `100-continue` client to send it.
+ */
+export function openBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: BodyHeaders,
+  limit: number,
+): BodyFormat | { readonly refused: unknown } {
+  let format: BodyFormat;
+  let declared: number;
+  try {
+    format = bodyFormat(headers.type, headers.encoding);
+    declared = headers.length === undefined ? NaN : Number(headers.length);
+    if (headers.expect?.toLowerCase() === '100-continue' && !(declared > limit) && !res.headersSent)
+      res.writeContinue();
+  } catch (error) {
+    return { refused: error };
+  }
+  if (declared > limit) return { refused: tooLarge(limit) };
+  if (req.destroyed) return { refused: ABORTED };
+  if (req.readableEnded)
+    return { refused: new Error('the request body was already read by other middleware') };
+  return format;
 }
 
 /** The outcome of a body read whose client went away: there is nobody left to answer. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyFormat, parseBody, type BodyFormat } from '../../core/body.js';
+import { parseBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { wholeNumber } from '../../core/options.js';
@@ -15,15 +15,7 @@ import {
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/table.js';
 import { CROSS_SITE, isCrossSite, isFormType, isUrlencoded, trustedOrigins } from '../../core/forms.js';
-import {
-  ABORTED,
-  BodyReader,
-  bodyHeaders,
-  bodyHeadersObject,
-  tooLarge,
-  utf8Text,
-  type BodyHeaders,
-} from './body.js';
+import { ABORTED, BodyReader, headersOf, openBody, readHeaders, utf8Text, type BodyHeaders } from './body.js';
 import { isBusy, occupy, release, waitTurn } from './connection.js';
 import { Deadlines } from './deadlines.js';
 import { formReader, originHeaders } from './form.js';
@@ -70,6 +62,7 @@ export function createDispatcher(
   const slow = new HttpError(503, `the server did not answer within ${handlerTimeout} ms`);
   const deadlines = new Deadlines(handlerTimeout, expire);
   const checkResponses = options.checkResponses === true;
+  const headersObject = adapter.headersObject === true;
   // Guards, schemas and response checks, prepared once; an empty map means no route pays a lookup.
   const plans = routePlans(table, checkResponses, { methodOverride, crossSiteProtection });
   const readForm = formReader({ bodyLimit, maxJsonDepth, matched, proceed, problem });
@@ -98,7 +91,7 @@ export function createDispatcher(
       method !== 'OPTIONS' &&
       (crossSiteProtection || methodOverride)
     ) {
-      headers = readHeaders(req);
+      headers = readHeaders(req, headersObject);
       if (headers !== undefined && isFormType(headers.type)) {
         if (crossSiteProtection && isCrossSite(originHeaders(req), trusted))
           return sendSafely(req, res, problem(CROSS_SITE, req));
@@ -190,15 +183,6 @@ export function createDispatcher(
     );
   }
 
-  /** The body's headers as the adapter reads them; `undefined` when they cannot be read (the body read says why). */
-  function readHeaders(req: IncomingMessage): BodyHeaders | undefined {
-    try {
-      return adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req);
-    } catch {
-      return undefined;
-    }
-  }
-
   /** Runs the handler and answers, then frees the connection; an async handler holds it until it answers. */
   function handle(request: NodeRequest): void {
     const reply = new Reply();
@@ -268,23 +252,14 @@ export function createDispatcher(
     known: BodyHeaders | undefined,
     done: (reader: BodyReader<NodeRequest>, error: unknown) => void,
   ): void {
-    const { req, res } = request;
-    let format: BodyFormat;
-    let declared: number;
+    let opened: ReturnType<typeof openBody>;
     try {
-      const headers = known ?? (adapter.headersObject === true ? bodyHeadersObject(req) : bodyHeaders(req));
-      format = bodyFormat(headers.type, headers.encoding);
-      declared = headers.length === undefined ? NaN : Number(headers.length);
-      if (headers.expect?.toLowerCase() === '100-continue' && !(declared > bodyLimit) && !res.headersSent)
-        res.writeContinue();
+      opened = openBody(request.req, request.res, known ?? headersOf(request.req, headersObject), bodyLimit);
     } catch (error) {
       return refuse(request, error);
     }
-    if (declared > bodyLimit) return refuse(request, tooLarge(bodyLimit));
-    if (req.destroyed) return refuse(request, ABORTED);
-    if (req.readableEnded)
-      return refuse(request, new Error('the request body was already read by other middleware'));
-    new BodyReader(request, format, bodyLimit, done).start();
+    if (typeof opened !== 'string') return refuse(request, opened.refused);
+    new BodyReader(request, opened, bodyLimit, done).start();
   }
 
   /** Where a body read ends for a route with nothing to check: parse and handle, or refuse. */
