@@ -1,4 +1,5 @@
 import { HttpError, RouteDefinitionError } from './errors.js';
+import { isThenable } from './render.js';
 import type { Request } from './types.js';
 
 /** How OpenAPI describes what a guard asks for (a Security Scheme Object), under a name. */
@@ -77,10 +78,11 @@ export function guard<R>(
 
 /** A `before` entry as a route keeps it; `where` names the resource for the error. */
 export function toGuard(given: unknown, where: { resource: string; action?: string }): Guard<any> {
+  const which = `resource(${JSON.stringify(where.resource)}): a guard${where.action ? ` of ${where.resource}#${where.action}` : ''}`;
   if (typeof given === 'function') {
     if (given.name === '') {
       throw new RouteDefinitionError(
-        `resource(${JSON.stringify(where.resource)}): a guard${where.action ? ` of ${where.resource}#${where.action}` : ''} is an anonymous function; give it a name (function auth(req) {…}) or wrap it: guard('auth', check)`,
+        `${which} is an anonymous function; give it a name (function auth(req) {…}) or wrap it: guard('auth', check)`,
         where,
       );
     }
@@ -94,7 +96,7 @@ export function toGuard(given: unknown, where: { resource: string; action?: stri
   )
     return given as Guard<any>;
   throw new RouteDefinitionError(
-    `resource(${JSON.stringify(where.resource)}): a guard${where.action ? ` of ${where.resource}#${where.action}` : ''} must be a function or a guard(), got ${given === null ? 'null' : typeof given}`,
+    `${which} must be a function or a guard(), got ${given === null ? 'null' : typeof given}`,
     where,
   );
 }
@@ -145,11 +147,7 @@ export function bearer<Added extends object = {}>(options: BearerOptions<Added>)
     if (match === null)
       throw refuse(400, 'the Authorization header must be "Bearer <token>"', 'invalid_request');
     const verdict = options.verify(match[1]!, req);
-    return verdict !== null &&
-      typeof verdict === 'object' &&
-      typeof (verdict as PromiseLike<unknown>).then === 'function'
-      ? (verdict as PromiseLike<Added | boolean | undefined>).then(admit)
-      : admit(verdict as Added | boolean | undefined);
+    return isThenable(verdict) ? verdict.then(admit) : admit(verdict);
   };
   return guard(name, check, {
     errors: [400, 401],

@@ -6,6 +6,7 @@ import { NullObject } from './null-object.js';
 import { checkOptions, describe, type ResourceOptions, type RouteSchemas } from './resource-options.js';
 import type { Infer } from './schema/infer.js';
 import { markBuilt } from './table.js';
+import type { Reply } from './reply.js';
 import type { Handler, Params, Query, Request, Route, RouteTable } from './types.js';
 
 export type { ResourceOptions } from './resource-options.js';
@@ -63,14 +64,7 @@ export type RequestOf<A extends Action, Segment extends string, P extends string
 
 /** The handlers object of a resource: each action's handler sees its path params, schemas and guards' context. */
 export type Handlers<Segment extends string, P extends string, O = {}> = {
-  readonly [A in Action]?:
-    | Handler<
-        ParamsFrom<ActionPath<A, Segment, P>, SchemaFor<O, A>>,
-        QueryFrom<SchemaFor<O, A>>,
-        BodyFrom<SchemaFor<O, A>>,
-        Flat<ContextOf<GuardsFor<O, A>>>
-      >
-    | undefined;
+  readonly [A in Action]?: ((req: RequestOf<A, Segment, P, O>, res: Reply) => unknown) | undefined;
 };
 
 type UnknownKeys<H> = {

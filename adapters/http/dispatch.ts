@@ -116,12 +116,6 @@ export function createDispatcher(
       return withBody(request, headers, bodyRead);
     }
     occupy(request.req);
-    let before: void | Promise<void>;
-    try {
-      before = beforeBody(request, plan);
-    } catch (error) {
-      return refuseUnread(request, error, formRead);
-    }
     const next = (): void => {
       if (!request.route.body) return handle(request);
       if (formRead) return checked(request, plan, true);
@@ -129,25 +123,39 @@ export function createDispatcher(
         if (parsed(reader, error)) checked(request, plan, reader.format === 'form');
       });
     };
-    if (before === undefined) return next();
-    deadlines.wait(request, before, next, (error) => refuseUnread(request, error, formRead));
+    step(
+      request,
+      () => beforeBody(request, plan),
+      next,
+      (error) => refuseUnread(request, error, formRead),
+    );
   }
 
   /** Checks a read body against its schema, then handles the request. */
   function checked(request: NodeRequest, plan: RoutePlan, text: boolean): void {
-    let check: void | Promise<void>;
-    try {
-      check = checkBody(request, plan, text);
-    } catch (error) {
-      return refuse(request, error);
-    }
-    if (check === undefined) return handle(request);
-    deadlines.wait(
+    step(
       request,
-      check,
+      () => checkBody(request, plan, text),
       () => handle(request),
       (error) => refuse(request, error),
     );
+  }
+
+  /** Runs a step of the request path, then `next`; a promised step waits under the time limit, a failed one is `refused`. */
+  function step(
+    request: NodeRequest,
+    run: () => void | Promise<void>,
+    next: () => void,
+    refused: (error: unknown) => void,
+  ): void {
+    let pending: void | Promise<void>;
+    try {
+      pending = run();
+    } catch (error) {
+      return refused(error);
+    }
+    if (pending === undefined) return next();
+    deadlines.wait(request, pending, next, refused);
   }
 
   /** A refusal before the body was read: the unread body is never read, so the connection closes after the answer. */

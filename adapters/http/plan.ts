@@ -39,10 +39,11 @@ export function routePlans(
     const guarded = route.guards !== undefined && route.guards.length > 0;
     // Only a route that declares schemas makes promises beyond the document's generic defaults to check.
     const documented = checkResponses && route.schema !== undefined;
-    if (!guarded && !validates(route) && !documented) continue;
+    const checked = validates(route);
+    if (!guarded && !checked && !documented) continue;
     plans.set(route, {
       guards: route.guards ?? [],
-      checks: validates(route) ? routeChecks(route, ajvCompiler) : undefined,
+      checks: checked ? routeChecks(route, ajvCompiler) : undefined,
       response: documented ? responseCheck(route, ajvCompiler) : undefined,
       documented: documented ? documentedResponses(route, documentation) : undefined,
     });
@@ -66,6 +67,11 @@ function addContext(request: NodeRequest, added: unknown): void {
   if (added !== null && typeof added === 'object') Object.assign(request.context, added);
 }
 
+/** `next(value)` now, or once a promised value arrives: checks stay synchronous unless one answers with a promise. */
+function then<T>(value: T | PromiseLike<T>, next: (value: T) => void | Promise<void>): void | Promise<void> {
+  return isThenable(value) ? Promise.resolve(value).then(next) : next(value as T);
+}
+
 /**
  * The guards in order, then the params and query checks: everything that comes before the body
  * is read. Synchronous unless a guard or a check answers with a promise.
@@ -75,44 +81,36 @@ export function beforeBody(request: NodeRequest, plan: RoutePlan, from = 0): voi
   for (let i = from; i < guards.length; i++) {
     const added = guards[i]!.check(request);
     if (isThenable(added)) {
-      return Promise.resolve(added).then((value) => {
+      return then(added, (value) => {
         addContext(request, value);
         return beforeBody(request, plan, i + 1);
       });
     }
     addContext(request, added);
   }
-  const checks = plan.checks;
-  if (checks === undefined) return;
-  if (checks.params !== undefined) {
-    const params = checks.params({ ...request.params }, true);
-    if (isThenable(params))
-      return Promise.resolve(params).then((checked) => afterParams(request, plan, checked));
-    return afterParams(request, plan, params);
-  }
-  return checkQuery(request, plan);
-}
-
-function afterParams(request: NodeRequest, plan: RoutePlan, checked: Checked): void | Promise<void> {
-  request.params = accepted(checked, 'params') as Record<string, string>;
-  return checkQuery(request, plan);
+  const params = plan.checks?.params;
+  if (params === undefined) return checkQuery(request, plan);
+  return then(params({ ...request.params }, true), (checked) => {
+    request.params = accepted(checked, 'params') as Record<string, string>;
+    return checkQuery(request, plan);
+  });
 }
 
 function checkQuery(request: NodeRequest, plan: RoutePlan): void | Promise<void> {
   const check = plan.checks?.query;
   if (check === undefined) return;
-  const query = check(request.queryFields(), true);
-  const settle = (checked: Checked): void => void (request.query = accepted(checked, 'query') as Query);
-  return isThenable(query) ? Promise.resolve(query).then(settle) : settle(query);
+  return then(check(request.queryFields(), true), (checked) => {
+    request.query = accepted(checked, 'query') as Query;
+  });
 }
 
 /** The body check (urlencoded bodies are text, coerced by the schema's types). */
 export function checkBody(request: NodeRequest, plan: RoutePlan, text: boolean): void | Promise<void> {
   const check = plan.checks?.body;
   if (check === undefined) return;
-  const body = check(request.body, text);
-  const settle = (checked: Checked): void => void (request.body = accepted(checked, 'body'));
-  return isThenable(body) ? Promise.resolve(body).then(settle) : settle(body);
+  return then(check(request.body, text), (checked) => {
+    request.body = accepted(checked, 'body');
+  });
 }
 
 /**
@@ -124,17 +122,17 @@ export function responseMismatch(
   plan: RoutePlan | undefined,
   out: Rendered,
 ): string | undefined {
-  const documented = plan?.documented;
-  if (documented === undefined) return undefined;
+  if (plan === undefined || plan.documented === undefined) return undefined;
+  const documented = plan.documented;
   const type = contentType(out.headers);
   const statuses = documented.get(out.status) ?? (out.status >= 500 ? documented.get('default') : undefined);
   if (statuses === undefined)
     return `${route.name} answered ${out.status}, which its OpenAPI operation does not list`;
   if (type !== undefined && statuses.length > 0 && !statuses.includes(type))
     return `${route.name} answered ${out.status} as ${type}, which its OpenAPI operation lists only as ${statuses.join(', ')}`;
-  if (plan!.response === undefined || out.status < 200 || out.status > 299 || type !== 'application/json')
+  if (plan.response === undefined || out.status < 200 || out.status > 299 || type !== 'application/json')
     return;
-  const errors = plan!.response(JSON.parse(out.body));
+  const errors = plan.response(JSON.parse(out.body));
   if (errors === undefined) return undefined;
   const fields = Object.entries(fieldErrors(errors)).map(
     ([field, messages]) => `${field || '(the body)'} ${messages.join(', ')}`,
