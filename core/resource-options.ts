@@ -1,9 +1,18 @@
 import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError, suggest } from './errors.js';
 import { toGuard, type Before, type Guard } from './guards.js';
+import { readsBody, type Nest, type NewPath } from './nest.js';
 import { NullObject } from './null-object.js';
 import { isStandardSchema, standardJsonSchema, type StandardSchemaV1 } from './schema/standard.js';
-import type { ActionSchema, JsonSchema, Route } from './types.js';
+import type { ActionSchema, HttpMethod, JsonSchema, Route } from './types.js';
+
+/** Methods an extra action may take. */
+export type ExtraMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Anything that can be a parent: a resource (its `nest`), or what a controller class resolves to. */
+export interface Nestable {
+  readonly nest: Nest;
+}
 
 /** Options of `resource()`; each one changes the table, and the listing shows the result. */
 export interface ResourceOptions {
@@ -22,6 +31,25 @@ export interface ResourceOptions {
   readonly schemas?: { readonly [A in Action]?: ActionSchema };
   /** Guards run before the body is read: `[auth]` for every action, or `{ create: [auth] }` per action. */
   readonly before?: Before;
+  /** The resource this one nests under: `{ parent: posts }` gives `/posts/:post_id/comments`. */
+  readonly parent?: Nestable;
+  /** With a parent: show, edit, update, destroy and member actions un-nested (`/comments/:comment_id`), as Rails' `shallow`. */
+  readonly shallow?: boolean;
+  /** Extra actions on one member: `{ publish: 'POST' }` gives `POST /posts/:post_id/publish`, named `posts.publish`. */
+  readonly member?: { readonly [action: string]: ExtraMethod };
+  /** Extra actions on the collection: `{ search: 'GET' }` gives `GET /posts/search`, named `posts.search`. */
+  readonly collection?: { readonly [action: string]: ExtraMethod };
+  /** Route update on PATCH as well as PUT (default PUT only). */
+  readonly patch?: boolean;
+  /** `'collection'` puts new at `GET /posts/new` (Rails'); default `'member'`, `GET /posts/:post_id/new`. */
+  readonly newPath?: NewPath;
+}
+
+/** An extra action as checked: its name, method, and whether it acts on a member or the collection. */
+export interface Extra {
+  readonly action: string;
+  readonly method: HttpMethod;
+  readonly on: 'member' | 'collection';
 }
 
 /** An action's schemas as its route keeps them: JSON Schema, and the Standard Schema values that validate. */
@@ -36,18 +64,59 @@ export interface CheckedOptions {
   readonly except?: readonly Action[];
   readonly param?: string;
   readonly path?: string;
-  readonly schemas: { readonly [A in Action]?: RouteSchemas };
-  readonly guards: { readonly [A in Action]?: readonly Guard<any>[] };
+  readonly schemas: { readonly [action: string]: RouteSchemas | undefined };
+  readonly guards: { readonly [action: string]: readonly Guard<any>[] | undefined };
+  readonly parent?: Nest;
+  readonly shallow: boolean;
+  readonly extras: readonly Extra[];
+  readonly patch: boolean;
+  readonly newPath: NewPath;
 }
 
-const OPTION_KEYS = ['only', 'except', 'param', 'path', 'schemas', 'before'] as const;
+const OPTION_KEYS = [
+  'only',
+  'except',
+  'param',
+  'path',
+  'schemas',
+  'before',
+  'parent',
+  'shallow',
+  'member',
+  'collection',
+  'patch',
+  'newPath',
+] as const;
+// A singular resource has one member and no id: these options have nothing to act on.
+const NOT_SINGULAR: Readonly<Record<string, string>> = {
+  param: 'it has no id',
+  shallow: 'it has no member path of its own to un-nest',
+  collection: 'it has no collection; declare the action in "member"',
+  newPath: 'its new is always /<name>/new',
+};
+const EXTRA_METHODS: readonly ExtraMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const EXTRA_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 const SCHEMA_KEYS = ['summary', 'params', 'query', 'body', 'response', 'errors', 'html', 'seeOther'] as const;
 const PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
+const NO_OPTIONS: CheckedOptions = Object.freeze({
+  schemas: Object.freeze({}),
+  guards: Object.freeze({}),
+  shallow: false,
+  extras: Object.freeze([]),
+  patch: false,
+  newPath: 'member',
+});
+
 /** Checks `resource()`'s options, reading each once: a getter could answer differently after the check. */
-export function checkOptions(call: string, name: string, options: unknown): CheckedOptions {
-  if (options === undefined) return { schemas: {}, guards: {} };
+export function checkOptions(
+  call: string,
+  name: string,
+  options: unknown,
+  kind: 'plural' | 'singular' = 'plural',
+): CheckedOptions {
+  if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== 'object') {
     throw new RouteDefinitionError(`${call}: options must be an object`, { resource: name });
   }
@@ -60,7 +129,18 @@ export function checkOptions(call: string, name: string, options: unknown): Chec
       );
     }
   }
-  const { only, except, param, path, schemas, before } = given;
+  if (kind === 'singular') {
+    for (const key of Object.keys(NOT_SINGULAR)) {
+      if (given[key] !== undefined) {
+        throw new RouteDefinitionError(
+          `${call}: a singular resource takes no "${key}": ${NOT_SINGULAR[key]}`,
+          { resource: name },
+        );
+      }
+    }
+  }
+  const { only, except, param, path, schemas, before, parent, shallow, member, collection, patch, newPath } =
+    given;
   if (only !== undefined && except !== undefined) {
     throw new RouteDefinitionError(`${call}: use "only" or "except", not both`, { resource: name });
   }
@@ -85,14 +165,109 @@ export function checkOptions(call: string, name: string, options: unknown): Chec
       { resource: name },
     );
   }
+  const extras = [...checkExtras(call, name, 'collection', collection), ...checkExtras(call, name, 'member', member)];
+  const named = new Set<string>();
+  for (const extra of extras) {
+    if (named.has(extra.action)) {
+      throw new RouteDefinitionError(
+        `${call}: "${extra.action}" is declared in both "member" and "collection"; keep one`,
+        { resource: name, action: extra.action },
+      );
+    }
+    named.add(extra.action);
+  }
+  // Every action the resource may have, and whether its request has a body a schema could describe.
+  const actions = new Map<string, boolean>(ACTION_NAMES.map((action) => [action, ACTIONS[action].body]));
+  for (const extra of extras) actions.set(extra.action, readsBody(extra.method));
   return {
     only: only as readonly Action[] | undefined,
     except: except as readonly Action[] | undefined,
     param: param as string | undefined,
     path: path as string | undefined,
-    schemas: checkSchemas(call, name, schemas),
-    guards: checkBefore(call, name, before),
+    schemas: checkSchemas(call, name, schemas, actions),
+    guards: checkBefore(call, name, before, actions),
+    parent: checkParent(call, name, parent),
+    shallow: checkShallow(call, name, shallow, parent),
+    extras,
+    patch: checkFlag(call, name, 'patch', patch),
+    newPath: checkNewPath(call, name, newPath),
   };
+}
+
+function checkParent(call: string, name: string, parent: unknown): Nest | undefined {
+  if (parent === undefined) return undefined;
+  const nest = parent !== null && typeof parent === 'object' ? (parent as Partial<Nestable>).nest : undefined;
+  if (nest === undefined || nest === null || typeof nest.memberPath !== 'string') {
+    throw new RouteDefinitionError(
+      `${call}: "parent" must be a resource made by resource() or singular() (in a controller, a @Resource class), got ${describe(parent)}`,
+      { resource: name },
+    );
+  }
+  return nest;
+}
+
+function checkShallow(call: string, name: string, shallow: unknown, parent: unknown): boolean {
+  const on = checkFlag(call, name, 'shallow', shallow);
+  if (on && parent === undefined) {
+    throw new RouteDefinitionError(
+      `${call}: "shallow" un-nests a child's member routes, so it needs a "parent"; remove it or add one`,
+      { resource: name },
+    );
+  }
+  return on;
+}
+
+function checkFlag(call: string, name: string, key: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') {
+    throw new RouteDefinitionError(`${call}: "${key}" must be true or false, got ${describe(value)}`, {
+      resource: name,
+    });
+  }
+  return value;
+}
+
+function checkNewPath(call: string, name: string, value: unknown): NewPath {
+  if (value === undefined || value === 'member' || value === 'collection') return value ?? 'member';
+  throw new RouteDefinitionError(
+    `${call}: "newPath" must be "member" (GET /${name}/:id/new) or "collection" (GET /${name}/new), got ${describe(value)}`,
+    { resource: name },
+  );
+}
+
+/** `member` or `collection`: extra action names, each a method, none of them one of the seven. */
+function checkExtras(call: string, name: string, on: 'member' | 'collection', value: unknown): Extra[] {
+  if (value === undefined) return [];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new RouteDefinitionError(
+      `${call}: "${on}" must be an object of action names and methods, e.g. ${on === 'member' ? "{ publish: 'POST' }" : "{ search: 'GET' }"}`,
+      { resource: name },
+    );
+  }
+  return Object.entries(value).map(([action, method]) => {
+    const where = { resource: name, action };
+    if (isAction(action)) {
+      throw new RouteDefinitionError(
+        `${call}: "${action}" is one of the seven actions; remove it from "${on}" (its route is made from its handler)`,
+        where,
+      );
+    }
+    if (!EXTRA_NAME.test(action)) {
+      throw new RouteDefinitionError(
+        `${call}: extra action name ${JSON.stringify(action)} must be letters, digits and _ starting with a letter (it is also its URL segment)`,
+        where,
+      );
+    }
+    if (!(EXTRA_METHODS as readonly unknown[]).includes(method)) {
+      const upper = typeof method === 'string' ? method.toUpperCase() : '';
+      const hint = (EXTRA_METHODS as readonly string[]).includes(upper) ? ` (did you mean "${upper}"?)` : '';
+      throw new RouteDefinitionError(
+        `${call}: the method of ${name}#${action} must be one of ${EXTRA_METHODS.join(', ')}, got ${describe(method)}${hint}`,
+        where,
+      );
+    }
+    return { action, method: method as ExtraMethod, on };
+  });
 }
 
 function checkActionList(call: string, name: string, key: string, list: unknown): void {
@@ -118,7 +293,8 @@ function byAction(
   option: string,
   value: unknown,
   example: string,
-): [Action, unknown][] {
+  actions: ReadonlyMap<string, boolean>,
+): [string, unknown][] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new RouteDefinitionError(
       `${call}: "${option}" must be an object keyed by action, e.g. ${example}`,
@@ -128,9 +304,10 @@ function byAction(
     );
   }
   return Object.entries(value).map(([action, entry]) => {
-    if (!isAction(action)) {
+    if (!actions.has(action)) {
+      const names = [...actions.keys()];
       throw new RouteDefinitionError(
-        `${call}: "${option}" names unknown action "${action}"${suggest(action, ACTION_NAMES)}; actions are ${ACTION_NAMES.join(', ')}`,
+        `${call}: "${option}" names unknown action "${action}"${suggest(action, names)}; actions are ${names.join(', ')}`,
         { resource: name, action },
       );
     }
@@ -138,17 +315,28 @@ function byAction(
   });
 }
 
-function checkSchemas(call: string, name: string, schemas: unknown): CheckedOptions['schemas'] {
-  const checked: { [A in Action]?: RouteSchemas } = new NullObject();
+function checkSchemas(
+  call: string,
+  name: string,
+  schemas: unknown,
+  actions: ReadonlyMap<string, boolean>,
+): CheckedOptions['schemas'] {
+  const checked: { [action: string]: RouteSchemas } = new NullObject();
   if (schemas === undefined) return checked;
-  for (const [action, schema] of byAction(call, name, 'schemas', schemas, '{ create: { body } }')) {
-    checked[action] = actionSchemas(call, name, action, schema);
+  for (const [action, schema] of byAction(call, name, 'schemas', schemas, '{ create: { body } }', actions)) {
+    checked[action] = actionSchemas(call, name, action, schema, actions.get(action) === true);
   }
   return checked;
 }
 
 /** One action's schemas: known keys only, each part JSON Schema or a Standard Schema converted to it. */
-function actionSchemas(call: string, name: string, action: Action, schema: unknown): RouteSchemas {
+function actionSchemas(
+  call: string,
+  name: string,
+  action: string,
+  schema: unknown,
+  body: boolean,
+): RouteSchemas {
   const where = { resource: name, action };
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new RouteDefinitionError(
@@ -167,7 +355,7 @@ function actionSchemas(call: string, name: string, action: Action, schema: unkno
     }
     if (value === undefined) continue;
     if (key === 'params' || key === 'query' || key === 'body' || key === 'response') {
-      if (key === 'body' && !ACTIONS[action].body) {
+      if (key === 'body' && !body) {
         throw new RouteDefinitionError(
           `${call}: ${name}#${action} reads no request body, so it cannot have a body schema; remove it`,
           where,
@@ -183,7 +371,7 @@ function actionSchemas(call: string, name: string, action: Action, schema: unkno
   };
 }
 
-function partSchema(call: string, name: string, action: Action, part: string, value: unknown): JsonSchema {
+function partSchema(call: string, name: string, action: string, part: string, value: unknown): JsonSchema {
   const where = { resource: name, action };
   if (isStandardSchema(value)) {
     try {
@@ -204,10 +392,15 @@ function partSchema(call: string, name: string, action: Action, part: string, va
   return value as JsonSchema;
 }
 
-function checkBefore(call: string, name: string, before: unknown): CheckedOptions['guards'] {
-  const guards: { [A in Action]?: readonly Guard<any>[] } = new NullObject();
+function checkBefore(
+  call: string,
+  name: string,
+  before: unknown,
+  actions: ReadonlyMap<string, boolean>,
+): CheckedOptions['guards'] {
+  const guards: { [action: string]: readonly Guard<any>[] } = new NullObject();
   if (before === undefined) return guards;
-  const list = (action: Action | undefined, value: unknown): readonly Guard<any>[] => {
+  const list = (action: string | undefined, value: unknown): readonly Guard<any>[] => {
     if (!Array.isArray(value)) {
       throw new RouteDefinitionError(
         `${call}: "before"${action ? ` for ${name}#${action}` : ''} must be an array of guards, e.g. [auth]`,
@@ -218,10 +411,10 @@ function checkBefore(call: string, name: string, before: unknown): CheckedOption
   };
   if (Array.isArray(before)) {
     const all = list(undefined, before);
-    for (const action of ACTION_NAMES) guards[action] = all;
+    for (const action of actions.keys()) guards[action] = all;
     return guards;
   }
-  for (const [action, value] of byAction(call, name, 'before', before, '{ create: [auth] }')) {
+  for (const [action, value] of byAction(call, name, 'before', before, '{ create: [auth] }', actions)) {
     if (value !== undefined) guards[action] = list(action, value);
   }
   return guards;

@@ -1,104 +1,49 @@
-import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
+import { ACTION_NAMES, ACTIONS, type Action } from './actions.js';
 import { RouteDefinitionError, suggest } from './errors.js';
-import type { ContextOf, Guard } from './guards.js';
-import { idParam, type IdParam } from './inflect.js';
+import type { Guard } from './guards.js';
+import { idParam } from './inflect.js';
+import { extraPlace, nestOf, readsBody, sevenPlace, type Place } from './nest.js';
 import { NullObject } from './null-object.js';
-import { checkOptions, describe, type ResourceOptions, type RouteSchemas } from './resource-options.js';
-import type { Infer } from './schema/infer.js';
+import {
+  checkOptions,
+  describe,
+  type CheckedOptions,
+  type ResourceOptions,
+  type RouteSchemas,
+} from './resource-options.js';
+import type {
+  Handlers,
+  Kept,
+  Kind,
+  MemberPathOf,
+  MissingHandlers,
+  NameCheck,
+  ParamOf,
+  PathsOf,
+  Resource,
+  UnknownKeys,
+} from './resource-types.js';
 import { markBuilt } from './table.js';
-import type { Reply } from './reply.js';
-import type { Handler, Params, Query, Request, Route, RouteTable } from './types.js';
+import type { Handler, HttpMethod, Route } from './types.js';
 
 export type { ResourceOptions } from './resource-options.js';
-
-/** The id param a resource's options give it: `options.param`, else the inflected `post_id`. */
-export type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string }
-  ? P
-  : IdParam<N>;
-/** The URL segment a resource's options give it: `options.path`, else its name. */
-export type SegmentOf<N extends string, O> = O extends { readonly path: infer S extends string } ? S : N;
-
-/** The path pattern of an action: `ActionPath<'edit', 'posts', 'post_id'>` is `/posts/:post_id/edit`. */
-export type ActionPath<
-  A extends Action,
-  Segment extends string,
-  P extends string,
-> = `/${Segment}${(typeof ACTIONS)[A]['member'] extends true ? `/:${P}` : ''}${(typeof ACTIONS)[A]['suffix']}`;
-
-/** The schemas `O` declares for action `A`, or `{}`. */
-export type SchemaFor<O, A extends string> = O extends { readonly schemas: infer S }
-  ? A extends keyof S
-    ? S[A]
-    : {}
-  : {};
-
-/** The guards that run before action `A`: `before` itself when it is a list, else its entry for `A`. */
-export type GuardsFor<O, A extends string> = O extends { readonly before: infer B }
-  ? B extends readonly unknown[]
-    ? B
-    : A extends keyof B
-      ? B[A]
-      : []
-  : [];
-
-type Flat<T> = { [K in keyof T]: T[K] } & {};
-
-/** Path params as a params schema types them (`post_id: number`), the others as strings; all always present. */
-export type ParamsFrom<Path extends string, S> = S extends { readonly params: infer X }
-  ? Flat<{
-      readonly [K in keyof Params<Path>]: K extends keyof Infer<X> ? Exclude<Infer<X>[K], undefined> : string;
-    }>
-  : Params<Path>;
-/** The query as a query schema types it, else the parsed `Query`. */
-export type QueryFrom<S> = S extends { readonly query: infer X } ? Infer<X> : Query;
-/** The body as a body schema types it, else `unknown`. */
-export type BodyFrom<S> = S extends { readonly body: infer X } ? Infer<X> : unknown;
-
-/** The request a handler of action `A` receives, typed from its path, its schemas and its guards. */
-export type RequestOf<A extends Action, Segment extends string, P extends string, O> = Request<
-  ParamsFrom<ActionPath<A, Segment, P>, SchemaFor<O, A>>,
-  QueryFrom<SchemaFor<O, A>>,
-  BodyFrom<SchemaFor<O, A>>,
-  Flat<ContextOf<GuardsFor<O, A>>>
->;
-
-/** The handlers object of a resource: each action's handler sees its path params, schemas and guards' context. */
-export type Handlers<Segment extends string, P extends string, O = {}> = {
-  readonly [A in Action]?: ((req: RequestOf<A, Segment, P, O>, res: Reply) => unknown) | undefined;
-};
-
-type UnknownKeys<H> = {
-  readonly [
-    K in Exclude<keyof H, Action>
-  ]: `'${K & string}' is not an action: use index, show, new, edit, create, update or destroy`;
-};
-
-type Only<O> = O extends { readonly only: readonly (infer A)[] } ? A : Action;
-type Except<O> = O extends { readonly except: readonly (infer A)[] } ? A : never;
-type Kept<H, O> = Exclude<Extract<keyof H, Action> & Only<O>, Except<O>>;
-
-// A name the inflection rule cannot read (people2, inbox) must come with an explicit param.
-type NameCheck<N extends string, O> = [ParamOf<N, O>] extends [never]
-  ? { readonly 'cannot tell the singular of this name: pass options.param': N }
-  : unknown;
-
-/** A resource: its name, id parameter, URL segment and the route table it produced. */
-export interface Resource<
-  N extends string = string,
-  P extends string = string,
-  Segment extends string = string,
-  A extends Action = Action,
-> {
-  readonly name: N;
-  readonly param: P;
-  readonly path: Segment;
-  /** The routes in table order (index, show, new, edit, create, update, destroy). */
-  readonly routes: RouteTable;
-  /** The same routes keyed by action, typed by their path, for `pathFor()`. */
-  readonly actions: { readonly [K in A]: Route<ActionPath<K, Segment, P>> };
-}
+export type {
+  ActionPath,
+  BodyFrom,
+  Handlers,
+  ParamOf,
+  ParamsFrom,
+  PathOf,
+  QueryFrom,
+  RequestOf,
+  Resource,
+  SegmentOf,
+} from './resource-types.js';
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** The options `singular()` takes: those of `resource()` that mean something without an id. */
+export type SingularOptions = Omit<ResourceOptions, 'param' | 'shallow' | 'collection' | 'newPath'>;
 
 /**
  * Declares a resource and returns its route table as data. For `resource('posts', …)`:
@@ -111,24 +56,44 @@ const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
  *     posts.update   PUT     /posts/:post_id
  *     posts.destroy  DELETE  /posts/:post_id
  *
- * One route per action that has a handler, narrowed by `only`/`except`. Mistakes throw a
- * `RouteDefinitionError` naming the resource and the action.
+ * One route per action that has a handler, narrowed by `only`/`except`, then the extra
+ * `collection` and `member` actions; `parent` nests it (`shallow` un-nests its members).
+ * Mistakes throw a `RouteDefinitionError` naming the resource and the action.
  */
 export function resource<
   const N extends string,
-  H extends Handlers<SegmentOf<N, O>, ParamOf<N, O>, O>,
+  H extends Handlers<'plural', N, O>,
   const O extends ResourceOptions = {},
 >(
   name: N & NameCheck<N, O>,
-  handlers: H & UnknownKeys<H>,
+  handlers: H & UnknownKeys<'plural', H, O> & MissingHandlers<H, O>,
   options?: O,
-): Resource<N, ParamOf<N, O>, SegmentOf<N, O>, Kept<H, O>>;
-export function resource(
-  name: string,
-  handlers: Record<string, unknown>,
-  options?: ResourceOptions,
-): Resource {
-  const call = `resource(${JSON.stringify(name)})`;
+): Resource<N, PathsOf<'plural', Kept<H, O>, N, O>, MemberPathOf<'plural', N, O>, ParamOf<N, O>>;
+export function resource(name: string, handlers: object, options?: ResourceOptions): Resource {
+  return build('plural', name, handlers, options);
+}
+
+/**
+ * Declares a singular resource, one the client never names by id (the signed-in user's
+ * profile): show, new, edit, create, update and destroy on `/profile`, `/profile/new`,
+ * `/profile/edit`; no index. Nestable (`{ parent: posts }`) and a parent itself.
+ */
+export function singular<
+  const N extends string,
+  H extends Handlers<'singular', N, O>,
+  const O extends SingularOptions = {},
+>(
+  name: N,
+  handlers: H & UnknownKeys<'singular', H, O> & MissingHandlers<H, O>,
+  options?: O,
+): Resource<N, PathsOf<'singular', Kept<H, O>, N, O>, MemberPathOf<'singular', N, O>, undefined>;
+export function singular(name: string, handlers: object, options?: SingularOptions): Resource {
+  return build('singular', name, handlers, options);
+}
+
+/** What resource() and singular() share (and controllers call): the checks, then one route per kept action. */
+export function build(kind: Kind, name: string, handlers: object, options: unknown): Resource {
+  const call = `${kind === 'plural' ? 'resource' : 'singular'}(${JSON.stringify(name)})`;
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw new RouteDefinitionError(
       `${call}: invalid resource name; use letters, digits and _ starting with a letter, e.g. "posts" or "blog_posts" (set options.path for the URL)`,
@@ -140,28 +105,8 @@ export function resource(
       resource: name,
     });
   }
-  const opts = checkOptions(call, name, options);
-  // Each handler is read once, as each option is: what was checked is what the routes get.
-  const given: Partial<Record<Action, Handler>> = new NullObject();
-  for (const key of Object.keys(handlers)) {
-    if (!isAction(key)) {
-      throw new RouteDefinitionError(
-        `${call}: unknown action "${key}"${suggest(key, ACTION_NAMES)}; actions are ${ACTION_NAMES.join(', ')}`,
-        { resource: name, action: key },
-      );
-    }
-    const handler = handlers[key];
-    if (handler !== undefined && typeof handler !== 'function') {
-      throw new RouteDefinitionError(
-        `${call}: the handler for ${name}#${key} must be a function, got ${describe(handler)}`,
-        {
-          resource: name,
-          action: key,
-        },
-      );
-    }
-    given[key] = handler as Handler | undefined;
-  }
+  const opts = checkOptions(call, name, options, kind);
+  const given = checkHandlers(call, kind, name, handlers as Record<string, unknown>, opts);
   for (const action of opts.only ?? []) {
     if (given[action] === undefined) {
       throw new RouteDefinitionError(`${call}: ${name}#${action} is listed in "only" but has no handler`, {
@@ -170,74 +115,129 @@ export function resource(
       });
     }
   }
-  const param = opts.param ?? idParam(name);
-  if (param === undefined) {
+  const param = kind === 'singular' ? undefined : (opts.param ?? idParam(name));
+  if (kind === 'plural' && param === undefined) {
     throw new RouteDefinitionError(
       `${call}: cannot tell the singular of "${name}" to name its id parameter; pass options.param, e.g. { param: "id" }`,
       { resource: name },
     );
   }
-  const segment = opts.path ?? name;
-  const actions = ACTION_NAMES.filter(
-    (action) =>
-      given[action] !== undefined && (opts.only?.includes(action) ?? true) && !opts.except?.includes(action),
-  );
-  if (actions.length === 0) {
+  if (param !== undefined && opts.parent?.memberParams.includes(param)) {
     throw new RouteDefinitionError(
-      `${call}: no routes; give a handler for at least one of ${ACTION_NAMES.join(', ')}`,
+      `${call}: its id param "${param}" is already a param of its parent ${opts.parent.name} (${opts.parent.memberPath}); pass options.param, e.g. { param: "child_id" }`,
       { resource: name },
     );
   }
-  // Valid and distinct by construction, its name, path and param checked above: routes() checks tables combined.
-  // One frozen params list for every member route of the resource: five routes, one object.
-  const members = Object.freeze([param]);
-  const table = actions.map((action) =>
-    actionRoute(
-      name,
-      action,
-      segment,
-      param,
-      members,
-      given[action]!,
-      opts.schemas[action],
-      opts.guards[action],
-    ),
+  const segment = opts.path ?? name;
+  const nest = nestOf(name, kind, segment, param, opts.parent, opts.shallow);
+  const kept = ACTION_NAMES.filter(
+    (action) =>
+      given[action] !== undefined && (opts.only?.includes(action) ?? true) && !opts.except?.includes(action),
   );
+  if (kept.length === 0 && opts.extras.length === 0) {
+    throw new RouteDefinitionError(
+      `${call}: no routes; give a handler for at least one of ${sevenOf(kind).join(', ')}`,
+      { resource: name },
+    );
+  }
+  // Valid and distinct by construction, its name, path and params checked above: routes() checks tables combined.
+  const table: Route[] = [];
+  const add = (action: string, method: HttpMethod, place: Place, body: boolean): void => {
+    table.push(actionRoute(name, action, method, place, body, given[action]!, opts));
+  };
+  for (const action of kept) {
+    const shape = ACTIONS[action];
+    const place = sevenPlace(nest, action, opts.newPath);
+    add(action, shape.method, place, shape.body);
+    if (action === 'update' && opts.patch) add(action, 'PATCH', place, true);
+  }
+  for (const extra of opts.extras) {
+    add(extra.action, extra.method, extraPlace(nest, extra.action, extra.on), readsBody(extra.method));
+  }
+  const actions: Record<string, Route> = {};
+  // The first route of an action is its entry: update on PUT when PATCH routes it too.
+  for (const route of table) actions[route.action] ??= route;
   return markBuilt(
     Object.freeze({
       name,
+      kind,
       param,
       path: segment,
+      memberPath: nest.memberPath,
+      nest,
       routes: Object.freeze(table),
-      actions: Object.freeze(Object.fromEntries(table.map((route) => [route.action, route]))),
+      actions: Object.freeze(actions),
     }) as Resource,
   );
 }
 
+function sevenOf(kind: Kind): readonly Action[] {
+  return kind === 'singular' ? ACTION_NAMES.filter((action) => action !== 'index') : ACTION_NAMES;
+}
+
+/** Each handler read once, as each option is: what was checked is what the routes get. */
+function checkHandlers(
+  call: string,
+  kind: Kind,
+  name: string,
+  handlers: Record<string, unknown>,
+  opts: CheckedOptions,
+): Record<string, Handler | undefined> {
+  const known = [...sevenOf(kind), ...opts.extras.map((extra) => extra.action)];
+  const given: Record<string, Handler | undefined> = new NullObject();
+  for (const key of Object.keys(handlers)) {
+    if (!known.includes(key)) {
+      const fix =
+        kind === 'singular' && key === 'index'
+          ? 'a singular resource has no index; remove it'
+          : `declare it in options.member (e.g. { member: { ${key}: 'POST' } }) or options.collection, or use one of ${known.join(', ')}`;
+      throw new RouteDefinitionError(`${call}: unknown action "${key}"${suggest(key, known)}; ${fix}`, {
+        resource: name,
+        action: key,
+      });
+    }
+    const handler = handlers[key];
+    if (handler !== undefined && typeof handler !== 'function') {
+      throw new RouteDefinitionError(
+        `${call}: the handler for ${name}#${key} must be a function, got ${describe(handler)}`,
+        { resource: name, action: key },
+      );
+    }
+    given[key] = handler as Handler | undefined;
+  }
+  for (const extra of opts.extras) {
+    if (given[extra.action] === undefined) {
+      throw new RouteDefinitionError(
+        `${call}: ${name}#${extra.action} is declared in options.${extra.on} but has no handler; add ${extra.action} to the handlers or remove the declaration`,
+        { resource: name, action: extra.action },
+      );
+    }
+  }
+  return given;
+}
+
 function actionRoute(
   name: string,
-  action: Action,
-  segment: string,
-  param: string,
-  members: readonly string[],
+  action: string,
+  method: HttpMethod,
+  place: Place,
+  body: boolean,
   handler: Handler,
-  schemas: RouteSchemas | undefined,
-  guards: readonly Guard<any>[] | undefined,
+  opts: CheckedOptions,
 ): Route {
-  const shape = ACTIONS[action];
-  const path = `/${segment}${shape.member ? `/:${param}` : ''}${shape.suffix}`;
+  const schemas: RouteSchemas | undefined = opts.schemas[action];
+  const guards: readonly Guard<any>[] | undefined = opts.guards[action];
   const route: Route = {
     resource: name,
     action,
-    method: shape.method,
-    path,
-    params: shape.member ? members : NO_PARAMS,
+    method,
+    path: place.path,
+    params: place.params,
     name: `${name}.${action}`,
-    body: shape.body,
+    body,
     handler,
   };
-  if (schemas?.schema.params !== undefined)
-    checkParamsSchema(name, action, route.params, schemas.schema.params);
+  if (schemas?.schema.params !== undefined) checkParamsSchema(name, action, route.params, schemas.schema.params);
   // Only routes with schemas or guards are copied to take them: routes without keep the plain shape.
   if (schemas === undefined && (guards === undefined || guards.length === 0)) return Object.freeze(route);
   const extended: { -readonly [K in keyof Route]: Route[K] } = { ...route };
@@ -248,7 +248,7 @@ function actionRoute(
 }
 
 /** A params schema may describe only the params the path has: anything else could never be sent. */
-function checkParamsSchema(name: string, action: Action, params: readonly string[], schema: object): void {
+function checkParamsSchema(name: string, action: string, params: readonly string[], schema: object): void {
   const properties = (schema as { properties?: unknown }).properties;
   if (properties === null || typeof properties !== 'object') return;
   for (const key of Object.keys(properties)) {
@@ -260,5 +260,3 @@ function checkParamsSchema(name: string, action: Action, params: readonly string
     }
   }
 }
-
-const NO_PARAMS: readonly string[] = Object.freeze([]);

@@ -56,7 +56,7 @@ class NotesController {
 }
 
 test('@Resource :: only records its arguments as metadata', () => {
-  assert.equal(resourceMetadata(NotesController), { name: 'notes', options: undefined });
+  assert.equal(resourceMetadata(NotesController), { name: 'notes', options: undefined, kind: 'plural' });
   assert.is(resourceMetadata(class Plain {}), undefined);
 });
 

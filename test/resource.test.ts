@@ -87,7 +87,7 @@ const MISTAKES: ReadonlyArray<[label: string, call: () => unknown, message: RegE
   [
     'unknown action far from any',
     () => resource('posts', { publish: ok } as never),
-    /unknown action "publish"; actions are index, show/,
+    /unknown action "publish"; declare it in options.member \(e.g. \{ member: \{ publish: .POST. \} \}\) or options.collection, or use one of index, show/,
     'publish',
   ],
   [

@@ -7,22 +7,26 @@ import {
   type DependencyContainer,
   type InjectionToken,
 } from 'tsyringe';
-import { ACTION_NAMES, isAction, type Action } from '../actions.js';
+import { ACTION_NAMES, type Action } from '../actions.js';
 import { RouteDefinitionError, suggest } from '../errors.js';
 import { isThenable } from '../render.js';
 import type { Reply } from '../reply.js';
-import {
-  resource,
-  type ParamOf,
-  type RequestOf,
-  type Resource,
-  type ResourceOptions,
-  type SegmentOf,
-} from '../resource.js';
+import { build, type Resource } from '../resource.js';
+import type { Extras, Kind, PathOf, RequestOf, SevenOf } from '../resource-types.js';
 import type { Handler, Request } from '../types.js';
 import { resourceMetadata } from './decorators.js';
+import { parentNest } from './parents.js';
 
-export { Resource, resourceMetadata, RESOURCE_METADATA, type ResourceMetadata } from './decorators.js';
+export {
+  Resource,
+  Singular,
+  resourceMetadata,
+  RESOURCE_METADATA,
+  type ControllerResourceOptions,
+  type ControllerSingularOptions,
+  type ParentLike,
+  type ResourceMetadata,
+} from './decorators.js';
 export {
   container,
   delay,
@@ -45,19 +49,20 @@ export const REQUEST: InjectionToken<Request> = Symbol.for('sevenfold:request');
  * options (`RequestFor<'posts', 'create', typeof OPTIONS>`), `req.body` typed by its schema and
  * `req.context` by its guards.
  */
-export type RequestFor<N extends string, A extends Action, O extends ResourceOptions = {}> = RequestOf<
-  A,
-  SegmentOf<N, O>,
-  ParamOf<N, O>,
-  O
->;
+export type RequestFor<
+  N extends string,
+  A extends SevenOf<K> | Extras<O>,
+  O = {},
+  K extends Kind = 'plural',
+> = RequestOf<A, PathOf<K, A, N, O>, O>;
 
 /**
  * The shape a controller of resource `N` may have: `class PostsController implements
- * ControllerFor<'posts'>` makes tsc check every action method's request type.
+ * ControllerFor<'posts'>` makes tsc check every action method's request type (extra actions
+ * the options declare included; `K` is `'singular'` for a `@Singular` class).
  */
-export type ControllerFor<N extends string, O extends ResourceOptions = {}> = {
-  [A in Action]?: (req: RequestFor<N, A, O>, res: Reply) => unknown;
+export type ControllerFor<N extends string, O = {}, K extends Kind = 'plural'> = {
+  [A in SevenOf<K> | Extras<O>]?: (req: RequestFor<N, A, O, K>, res: Reply) => unknown;
 };
 
 export interface ControllerOptions {
@@ -152,7 +157,7 @@ function settle(out: unknown, after: () => void): unknown {
 export function controller<C extends object>(
   target: Constructor<C>,
   options: ControllerOptions = {},
-): Resource<string, string, string, Extract<keyof C, Action>> {
+): Resource<string, { readonly [A in Extract<keyof C, string>]: string }> {
   const call = `controller(${typeof target === 'function' ? target.name || 'anonymous class' : String(target)})`;
   if (typeof target !== 'function')
     throw new RouteDefinitionError(`${call}: expected a class decorated with @Resource('name')`);
@@ -162,17 +167,28 @@ export function controller<C extends object>(
       `${call}: ${target.name} has no @Resource('name') decorator, so it names no resource`,
     );
   }
+  const declared = Object.keys({ ...meta.options?.member, ...meta.options?.collection });
+  const known: readonly string[] = [
+    ...ACTION_NAMES.filter((action) => meta.kind === 'plural' || action !== 'index'),
+    ...declared,
+  ];
+  const isAction = (name: string): boolean => known.includes(name);
   const names = methodNames(target.prototype as object);
   for (const name of names) {
     if (isAction(name) || name.startsWith('_')) continue;
-    const hint = suggest(name, ACTION_NAMES);
+    const hint = suggest(name, known);
     if (hint !== '') {
       throw new RouteDefinitionError(
-        `${call}: method "${name}" of ${target.name} is not an action${hint}; rename a helper to start with _ (or make it #private) to keep it`,
+        `${call}: method "${name}" of ${target.name} is not an action${hint}; rename a helper to start with _ (or make it #private) to keep it, or declare it in options.member or options.collection`,
         { resource: meta.name, action: name },
       );
     }
   }
+  // A parent given as a class is resolved to where its routes live; the class itself is not built here.
+  const resourceOptions =
+    meta.options?.parent === undefined
+      ? meta.options
+      : { ...meta.options, parent: parentNest(meta.options.parent, call) };
 
   const scope = options.scope ?? 'container';
   const container = options.container ?? rootContainer.createChildContainer();
@@ -180,7 +196,7 @@ export function controller<C extends object>(
   checkParameters(target, container, scope, call);
   if (!container.isRegistered(ctor)) container.register(ctor, ctor, { lifecycle: Lifecycle.ContainerScoped });
 
-  const handlers: Partial<Record<Action, Handler>> = {};
+  const handlers: Partial<Record<string, Handler>> = {};
   if (scope === 'container') {
     let instance: C;
     try {
@@ -213,10 +229,5 @@ export function controller<C extends object>(
       };
     }
   }
-  return resource(meta.name as never, handlers as never, meta.options as never) as unknown as Resource<
-    string,
-    string,
-    string,
-    Extract<keyof C, Action>
-  >;
+  return build(meta.kind, meta.name, handlers, resourceOptions) as never;
 }
