@@ -8,7 +8,7 @@ export {
 } from './errors.js';
 export { errorPage } from './error-page.js';
 export { isFormSubmission } from './forms.js';
-export { idParam, singular, IRREGULAR, UNCOUNTABLE, type IdParam, type Singular } from './inflect.js';
+export { idParam, singular as singularize, IRREGULAR, UNCOUNTABLE, type IdParam, type Singular } from './inflect.js';
 export {
   filterRoutes,
   formatRoutes,
@@ -40,16 +40,26 @@ export type { ErrorPage } from './render.js';
 export { Reply, Result, created, html, json, noContent, redirect, text, type ResultKind } from './reply.js';
 export {
   resource,
+  singular,
   type ActionPath,
   type BodyFrom,
   type Handlers,
+  type ParamOf,
   type ParamsFrom,
+  type PathOf,
   type QueryFrom,
   type RequestOf,
   type Resource,
   type ResourceOptions,
+  type SegmentOf,
+  type SingularOptions,
 } from './resource.js';
-export { routes, tableOf, type Routable } from './table.js';
+export type { ExtraMethod, Nestable } from './resource-options.js';
+export type { Nest, NewPath } from './nest.js';
+export { prefix, type Prefixed } from './prefix.js';
+export { paths, type Form, type PathHelper, type PathHelpers, type QueryValues } from './paths.js';
+export { shadows, unreachableIds, type Shadow } from './shadows.js';
+export { routes, tableOf, type ResourcesIn, type Routable, type Table } from './table.js';
 export type {
   ActionSchema,
   Handler,

@@ -34,6 +34,16 @@ export function isChecked(table: RouteTable): boolean {
 /** Anything that holds routes: a resource, a table, or a single route. */
 export type Routable = Resource<any, any, any, any> | RouteTable | Route;
 
+/** Where a table keeps, for the types only, the resources it was made of (no such property exists at run time). */
+export declare const RESOURCES: unique symbol;
+
+/** A route table that remembers, in its type, the resources it holds: what `paths()` types its helpers from. */
+export type Table<R = never> = RouteTable & { readonly [RESOURCES]?: R };
+
+/** The resources a source holds, as types: a resource itself, or those a typed table remembers. */
+export type ResourcesIn<S> =
+  S extends Resource<any, any, any, any> ? S : S extends { readonly [RESOURCES]?: infer R } ? R : never;
+
 /** The routes of a resource or table, as a table. */
 export function tableOf(source: Routable): RouteTable {
   if (Array.isArray(source)) return source as RouteTable;
@@ -48,6 +58,7 @@ export function tableOf(source: Routable): RouteTable {
  * Combines resources and tables into one frozen table, in the order given. Two routes with
  * the same method and path shape throw a `RouteDefinitionError` naming both.
  */
+export function routes<const S extends readonly Routable[]>(...sources: S): Table<ResourcesIn<S[number]>>;
 export function routes(...sources: Routable[]): RouteTable {
   const table: Route[] = [];
   // Routes of resources that resource() built are valid by construction: only how they combine with the rest is checked.
@@ -74,6 +85,7 @@ export function routes(...sources: Routable[]): RouteTable {
  */
 export function checkTable(table: RouteTable, valid?: readonly boolean[]): void {
   const seen = new Map<string, Route>();
+  const names = new Map<string, Route>();
   let frozen = Object.isFrozen(table);
   for (let i = 0; i < table.length; i++) {
     const route = table[i]!;
@@ -81,6 +93,10 @@ export function checkTable(table: RouteTable, valid?: readonly boolean[]): void 
     const key = `${route.method} ${shapeOf(route.path)}`;
     const taken = seen.get(key);
     if (taken !== undefined) throw duplicateRouteError(taken, route);
+    const named = names.get(route.name);
+    // One name, one path: path helpers and the listing find a route by its name (PUT and PATCH of one update share both).
+    if (named !== undefined && named.path !== route.path) throw duplicateNameError(named, route);
+    if (named === undefined) names.set(route.name, route);
     seen.set(key, route);
     frozen &&= Object.isFrozen(route) && Object.isFrozen(route.params);
   }
@@ -118,10 +134,17 @@ export function checkRoute(route: Route): void {
   }
 }
 
-/** The error for two routes that would answer the same method and path. */
+/** The error for two routes that would answer the same method and path: the second could never be reached. */
 export function duplicateRouteError(taken: Route, route: Route): RouteDefinitionError {
   return new RouteDefinitionError(
-    `${route.method} ${route.path} is defined twice: by ${taken.name} and by ${route.name}; remove one or give it another path`,
+    `${route.method} ${route.path} is defined twice: by ${taken.name} and by ${route.name}, so ${route.name} could never be reached; remove one or give it another path`,
+    route,
+  );
+}
+
+function duplicateNameError(taken: Route, route: Route): RouteDefinitionError {
+  return new RouteDefinitionError(
+    `two routes are named ${route.name}: ${taken.method} ${taken.path} and ${route.method} ${route.path}; a name must lead to one path (give one resource another name, or mount the table once)`,
     route,
   );
 }
