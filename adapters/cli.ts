@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat } from '../core/listing.js';
 import { compile } from '../core/matcher/index.js';
-import { openapi } from '../core/openapi.js';
+import { openapi } from '../core/openapi/index.js';
 import { routes } from '../core/table.js';
 import type { Route, RouteTable } from '../core/types.js';
 

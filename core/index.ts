@@ -8,7 +8,14 @@ export {
 } from './errors.js';
 export { errorPage } from './error-page.js';
 export { isFormSubmission } from './forms.js';
-export { idParam, singular as singularize, IRREGULAR, UNCOUNTABLE, type IdParam, type Singular } from './inflect.js';
+export {
+  idParam,
+  singular as singularize,
+  IRREGULAR,
+  UNCOUNTABLE,
+  type IdParam,
+  type Singular,
+} from './inflect.js';
 export {
   filterRoutes,
   formatRoutes,
@@ -18,7 +25,7 @@ export {
 } from './listing.js';
 export { compile, type Matcher, type MatcherOptions } from './matcher/index.js';
 export { negotiate, type Representations } from './negotiate.js';
-export { openapi, type OpenApiInfo, type OpenApiOptions } from './openapi.js';
+export { openapi, type OpenApiInfo, type OpenApiOptions } from './openapi/index.js';
 export { escapeHtml, Html, trustedHtml, type HtmlValue } from './html.js';
 export {
   bearer,

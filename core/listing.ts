@@ -1,3 +1,4 @@
+import { shadows, type Shadow } from './shadows.js';
 import { tableOf, type Routable } from './table.js';
 import type { Route, RouteTable } from './types.js';
 
@@ -43,10 +44,36 @@ function guardNames(route: Route): string {
     : route.guards.map((guard) => guard.name).join(', ');
 }
 
+/** Where static segments shadow a route's params (`post_id=search (posts.search)`), or `-`. */
+function shadowNotes(found: readonly Shadow[] | undefined): string {
+  if (found === undefined) return '-';
+  return found
+    .map(
+      (shadow) =>
+        `${Object.entries(shadow.values)
+          .map(([param, value]) => `${param}=${value}`)
+          .join(' ')} (${shadow.by})`,
+    )
+    .join(', ');
+}
+
 /** A route record as the JSON listing prints it: data only (Standard Schema values are kept as their JSON Schema in `schema`). */
-function record(route: Route): object {
+function record(route: Route, found: readonly Shadow[] | undefined): object {
   const { standard: _validators, ...data } = route;
-  return data;
+  if (found === undefined) return data;
+  return { ...data, shadowedBy: found.map(({ by, values }) => ({ route: by, values })) };
+}
+
+/** The shadows of a table by the route they shadow: a route is keyed by method and path, as names repeat (PUT and PATCH). */
+function shadowsByRoute(source: Routable): Map<string, Shadow[]> {
+  const byRoute = new Map<string, Shadow[]>();
+  for (const shadow of shadows(source)) {
+    const key = `${shadow.method} ${shadow.path}`;
+    const list = byRoute.get(key);
+    if (list === undefined) byRoute.set(key, [shadow]);
+    else list.push(shadow);
+  }
+  return byRoute;
 }
 
 /**
@@ -59,13 +86,27 @@ function record(route: Route): object {
  */
 export function formatRoutes(source: Routable, format: ListingFormat = 'text'): string {
   const table = tableOf(source);
-  if (format === 'json') return `${JSON.stringify(table.map(record), null, 2)}\n`;
-  // The Guards column appears once a route has guards, so tables without any print as before.
+  const shadowed = shadowsByRoute(table);
+  const of = (route: Route) => shadowed.get(`${route.method} ${route.path}`);
+  if (format === 'json')
+    return `${JSON.stringify(
+      table.map((route) => record(route, of(route))),
+      null,
+      2,
+    )}\n`;
+  // The Guards and Unreachable columns appear once a route needs them, so tables without print as before.
   const guarded = table.some((route) => route.guards !== undefined && route.guards.length > 0);
-  const header: string[] = guarded ? [...HEADER, 'Guards'] : [...HEADER];
+  const header: string[] = [...HEADER];
+  if (guarded) header.push('Guards');
+  if (shadowed.size > 0) header.push('Unreachable with');
   const rows = [
     header,
-    ...table.map((route) => (guarded ? [...columns(route), guardNames(route)] : columns(route))),
+    ...table.map((route) => {
+      const cells = columns(route);
+      if (guarded) cells.push(guardNames(route));
+      if (shadowed.size > 0) cells.push(shadowNotes(of(route)));
+      return cells;
+    }),
   ];
   const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   if (format === 'md') {

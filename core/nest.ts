@@ -71,7 +71,8 @@ export type NewPath = 'member' | 'collection';
 /** The path of one of the seven actions in a nest. */
 export function sevenPlace(nest: Nest, action: Action, newPath: NewPath): Place {
   const shape = ACTIONS[action];
-  if (nest.kind === 'singular') return { path: nest.collectionPath + shape.suffix, params: nest.collectionParams };
+  if (nest.kind === 'singular')
+    return { path: nest.collectionPath + shape.suffix, params: nest.collectionParams };
   if (action === 'new') {
     return newPath === 'collection'
       ? { path: `${nest.collectionPath}/new`, params: nest.collectionParams }

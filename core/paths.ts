@@ -32,7 +32,11 @@ export interface PathHelper<Path extends string = string> {
 }
 
 type HelpersOfResource<R> = R extends { readonly actions: infer A }
-  ? { readonly [K in keyof A]: PathHelper<A[K] extends { readonly path: infer P extends string } ? P : string> }
+  ? {
+      readonly [K in keyof A]: PathHelper<
+        A[K] extends { readonly path: infer P extends string } ? P : string
+      >;
+    }
   : never;
 
 /** Path helpers keyed by resource name, then action, typed from the resources a table holds. */
@@ -114,9 +118,10 @@ function fill(route: Route, params: unknown, where: string): string {
       if (!segment.startsWith(':')) return segment;
       const name = segment.slice(1);
       const value = given[name];
-      if (
-        !((typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value)))
-      ) {
+      if (!(
+        (typeof value === 'string' && value !== '') ||
+        (typeof value === 'number' && Number.isFinite(value))
+      )) {
         throw new TypeError(`${where}: missing value for :${name} (a non-empty string or a finite number)`);
       }
       return encodeURIComponent(value);
@@ -134,7 +139,9 @@ function queryString(query: unknown, where: string): string {
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined) continue;
       if (typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'boolean') {
-        throw new TypeError(`${where}: query value "${key}" must be a string, number or boolean, got ${typeof item}`);
+        throw new TypeError(
+          `${where}: query value "${key}" must be a string, number or boolean, got ${typeof item}`,
+        );
       }
       pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(item)}`);
     }
@@ -148,7 +155,9 @@ function formOf(route: Route, action: string, where: string): Form {
   if (route.method === 'GET' || route.method === 'POST')
     return Object.freeze({ action, method: route.method, fields: Object.freeze({}) });
   if (!OVERRIDDEN.has(route.method)) {
-    throw new TypeError(`${where}: a form cannot send ${route.method}; forms send GET and POST, and POST with ${METHOD_FIELD} PUT, PATCH or DELETE`);
+    throw new TypeError(
+      `${where}: a form cannot send ${route.method}; forms send GET and POST, and POST with ${METHOD_FIELD} PUT, PATCH or DELETE`,
+    );
   }
   return Object.freeze({
     action,

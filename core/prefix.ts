@@ -29,14 +29,18 @@ export function prefix<const P extends string, const S extends readonly Routable
   ...sources: S
 ): Table<Prefixed<P, ResourcesIn<S[number]>>>;
 export function prefix(path: string, ...sources: Routable[]): Table<unknown> {
-  if (typeof path !== 'string' || !PREFIX.test(path) || path.split('/').some((s) => s === '.' || s === '..')) {
+  if (
+    typeof path !== 'string' ||
+    !PREFIX.test(path) ||
+    path.split('/').some((s) => s === '.' || s === '..')
+  ) {
     throw new RouteDefinitionError(
       `prefix(${JSON.stringify(path)}): a prefix is static, such as "/api/v1": it starts with /, has no params (nest under a resource for one), no empty, "." or ".." segment and no trailing slash`,
     );
   }
   // The sources are checked as they combine, then their routes copied with the prefix: a frozen table checked again as one.
-  const moved = routes(...sources).map(
-    (route): Route => Object.freeze({ ...route, path: route.path === '/' ? path : path + route.path }),
+  const moved = routes(...sources).map((route): Route =>
+    Object.freeze({ ...route, path: route.path === '/' ? path : path + route.path }),
   );
   return routes(moved);
 }

@@ -165,7 +165,10 @@ export function checkOptions(
       { resource: name },
     );
   }
-  const extras = [...checkExtras(call, name, 'collection', collection), ...checkExtras(call, name, 'member', member)];
+  const extras = [
+    ...checkExtras(call, name, 'collection', collection),
+    ...checkExtras(call, name, 'member', member),
+  ];
   const named = new Set<string>();
   for (const extra of extras) {
     if (named.has(extra.action)) {

@@ -62,11 +62,12 @@ export type PathOf<K extends Kind, A extends string, N extends string, O> = K ex
             : `${MemberPathOf<K, N, O>}/${A}`;
 
 /** The path pattern of one of the seven actions of a top-level resource: `ActionPath<'edit', 'posts', 'post_id'>`. */
-export type ActionPath<
-  A extends Action,
-  Segment extends string,
-  P extends string,
-> = PathOf<'plural', A, Segment, { readonly param: P }>;
+export type ActionPath<A extends Action, Segment extends string, P extends string> = PathOf<
+  'plural',
+  A,
+  Segment,
+  { readonly param: P }
+>;
 
 /** The schemas `O` declares for action `A`, or `{}`. */
 export type SchemaFor<O, A extends string> = O extends { readonly schemas: infer S }
@@ -117,7 +118,8 @@ export type SevenOf<K extends Kind> = K extends 'singular' ? Exclude<Action, 'in
 
 /** The handlers object of a resource: each action's handler sees its path params, schemas and guards' context. */
 export type Handlers<K extends Kind, N extends string, O = {}> = {
-  readonly [A in SevenOf<K> | Extras<O>]?: ((req: RequestOf<A, PathOf<K, A, N, O>, O>, res: Reply) => unknown) | undefined;
+  readonly [A in SevenOf<K> | Extras<O>]?:
+    ((req: RequestOf<A, PathOf<K, A, N, O>, O>, res: Reply) => unknown) | undefined;
 };
 
 /** Handler keys that name no action: each one's type is the fix, so the handler fails to compile there. */
@@ -143,7 +145,9 @@ export type NameCheck<N extends string, O> = [ParamOf<N, O>] extends [never]
   : unknown;
 
 /** The path pattern of every action a resource routes, by action. */
-export type PathsOf<K extends Kind, A extends string, N extends string, O> = { readonly [X in A]: PathOf<K, X, N, O> };
+export type PathsOf<K extends Kind, A extends string, N extends string, O> = {
+  readonly [X in A]: PathOf<K, X, N, O>;
+};
 
 /** A resource: its name, where it nests, and the route table it produced. */
 export interface Resource<

@@ -237,7 +237,8 @@ function actionRoute(
     body,
     handler,
   };
-  if (schemas?.schema.params !== undefined) checkParamsSchema(name, action, route.params, schemas.schema.params);
+  if (schemas?.schema.params !== undefined)
+    checkParamsSchema(name, action, route.params, schemas.schema.params);
   // Only routes with schemas or guards are copied to take them: routes without keep the plain shape.
   if (schemas === undefined && (guards === undefined || guards.length === 0)) return Object.freeze(route);
   const extended: { -readonly [K in keyof Route]: Route[K] } = { ...route };

@@ -88,7 +88,8 @@ export function unreachableIds(source: Routable, of: Resource<any, any, any, any
   const names = new Set(of.routes.map((route) => route.name));
   for (const shadow of shadows(source)) {
     const keys = Object.keys(shadow.values);
-    if (names.has(shadow.route) && keys.length === 1 && keys[0] === of.param) ids.add(shadow.values[of.param]!);
+    if (names.has(shadow.route) && keys.length === 1 && keys[0] === of.param)
+      ids.add(shadow.values[of.param]!);
   }
   return ids;
 }

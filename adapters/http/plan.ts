@@ -1,6 +1,6 @@
 import { HttpError } from '../../core/errors.js';
 import type { Guard } from '../../core/guards.js';
-import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi.js';
+import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi/index.js';
 import type { Rendered } from '../../core/render.js';
 import { isThenable } from '../../core/render.js';
 import {

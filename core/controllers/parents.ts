@@ -21,7 +21,9 @@ export function parentNest(parent: ParentLike, call: string, depth = 0): Nestabl
     );
   }
   if (depth >= MAX_DEPTH) {
-    throw new RouteDefinitionError(`${call}: parents nest more than ${MAX_DEPTH} deep; is a class its own ancestor?`);
+    throw new RouteDefinitionError(
+      `${call}: parents nest more than ${MAX_DEPTH} deep; is a class its own ancestor?`,
+    );
   }
   const options = meta.options ?? {};
   const grandparent: Nest | undefined =
@@ -32,6 +34,13 @@ export function parentNest(parent: ParentLike, call: string, depth = 0): Nestabl
       `${call}: cannot tell the singular of parent "${meta.name}" to name its id parameter; pass param in its @Resource options`,
     );
   }
-  const nest = nestOf(meta.name, meta.kind, options.path ?? meta.name, param, grandparent, options.shallow === true);
+  const nest = nestOf(
+    meta.name,
+    meta.kind,
+    options.path ?? meta.name,
+    param,
+    grandparent,
+    options.shallow === true,
+  );
   return { nest };
 }

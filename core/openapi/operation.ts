@@ -1,8 +1,7 @@
-import { isAction, type Action } from './actions.js';
-import { singular } from './inflect.js';
-import { STATUS_TITLES } from './errors.js';
-import { tableOf, type Routable } from './table.js';
-import type { ActionSchema, JsonSchema, Route } from './types.js';
+import { isAction, type Action } from '../actions.js';
+import { singular } from '../inflect.js';
+import { STATUS_TITLES } from '../errors.js';
+import type { ActionSchema, JsonSchema, Route } from '../types.js';
 
 /** The `info` object of the document. */
 export interface OpenApiInfo {
@@ -19,13 +18,13 @@ export interface OpenApiOptions {
   readonly crossSiteProtection?: boolean;
 }
 
-type Json = { [key: string]: unknown };
+export type Json = { [key: string]: unknown };
 
 const HTML_PAGE = { 'text/html': { schema: { type: 'string', description: 'An HTML page.' } } };
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+export const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 
-const PROBLEM_SCHEMA: JsonSchema = {
+export const PROBLEM_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'A problem details object (RFC 9457).',
   required: ['type', 'title', 'status'],
@@ -52,7 +51,7 @@ const SUCCESS: Readonly<Partial<Record<Action, number>>> = { create: 201, destro
 const SUCCESS_TITLES: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
 
 // A browser (Accept preferring text/html) gets every problem as a page: the adapters' error page, or the action's form again.
-function problem(status: number): Json {
+export function problem(status: number): Json {
   return {
     description: STATUS_TITLES[status] ?? 'Error',
     content: {
@@ -63,7 +62,7 @@ function problem(status: number): Json {
 }
 
 /** `/posts/:post_id/edit` → `/posts/{post_id}/edit`. */
-function templatePath(path: string): string {
+export function templatePath(path: string): string {
   return path.replace(/:([^/]+)/g, '{$1}');
 }
 
@@ -103,7 +102,7 @@ function pathParameters(route: Route): Json[] {
 }
 
 /** The security requirements of a guarded route: each guard's scheme, and `{}` when one lets anonymous requests through. */
-function security(route: Route): Json[] | undefined {
+export function security(route: Route): Json[] | undefined {
   const schemes = (route.guards ?? []).flatMap((guard) =>
     guard.security === undefined ? [] : [guard.security],
   );
@@ -112,7 +111,7 @@ function security(route: Route): Json[] | undefined {
   return schemes.some((scheme) => scheme.optional === true) ? [all, {}] : [all];
 }
 
-function operation(route: Route, options: OpenApiOptions): Json {
+export function operation(route: Route, options: OpenApiOptions): Json {
   const schema = route.schema ?? {};
   const one = singular(route.resource) ?? route.resource;
   // A route written by hand may name an action of its own; it gets the generic wording.
@@ -137,11 +136,16 @@ function operation(route: Route, options: OpenApiOptions): Json {
   for (const status of errorStatuses(route, schema, options)) responses[String(status)] = problem(status);
   responses.default = problem(500);
   const op: Json = {
-    operationId: route.name,
+    // PUT and PATCH of one update share its name; the PATCH operation gets its own id.
+    operationId: route.method === 'PATCH' && route.action === 'update' ? `${route.name}.patch` : route.name,
     tags: [route.resource],
     summary:
       schema.summary ??
-      (action === undefined ? `${route.resource}#${route.action}` : SUMMARIES[action](route.resource, one)),
+      (action === undefined
+        ? `${route.resource}#${route.action}`
+        : route.method === 'PATCH'
+          ? `Update a ${one} in part`
+          : SUMMARIES[action](route.resource, one)),
   };
   // A params schema types the path parameters of this operation, over the path's plain strings.
   const parameters = [
@@ -165,119 +169,6 @@ function operation(route: Route, options: OpenApiOptions): Json {
   return op;
 }
 
-/**
- * An OpenAPI 3.1 document for a table or resource: every route with its path parameters, request bodies
- * for the routes that read one, and success and problem+json responses. Per-action JSON
- * Schemas (`resource(…, { schemas })`) make bodies and responses specific.
- */
-export function openapi(
-  source: Routable,
-  info: OpenApiInfo = { title: 'API', version: '0.0.0' },
-  options: OpenApiOptions = {},
-): Json {
-  const table = tableOf(source);
-  const paths: Record<string, Json> = {};
-  const overridden = new Map<string, Route[]>();
-  const securitySchemes: Json = {};
-  for (const route of table) {
-    const key = templatePath(route.path);
-    const item = (paths[key] ??= {});
-    if (route.params.length > 0 && item.parameters === undefined) {
-      item.parameters = route.params.map((name) => ({
-        name,
-        in: 'path',
-        required: true,
-        schema: { type: 'string' },
-      }));
-    }
-    for (const guard of route.guards ?? []) {
-      if (guard.security !== undefined) securitySchemes[guard.security.name] = guard.security.scheme;
-    }
-    item[route.method.toLowerCase()] = operation(route, options);
-    if (options.methodOverride !== false && OVERRIDABLE.has(route.method)) {
-      const list = overridden.get(key) ?? [];
-      overridden.set(key, [...list, route]);
-    }
-  }
-  for (const [key, routes] of overridden) {
-    const item = paths[key]!;
-    // A path with a POST route of its own keeps it: a form there posts to that route.
-    if (item.post === undefined) item.post = overrideOperation(routes, options);
-  }
-  return {
-    openapi: '3.1.0',
-    info: { ...info },
-    tags: [...new Set(table.map((route) => route.resource))].map((name) => ({ name })),
-    paths,
-    components:
-      Object.keys(securitySchemes).length === 0
-        ? { schemas: { Problem: PROBLEM_SCHEMA } }
-        : { schemas: { Problem: PROBLEM_SCHEMA }, securitySchemes },
-  };
-}
-
-/**
- * The `POST` an HTML form sends for the `PUT`, `PATCH` and `DELETE` routes of one path, its
- * `_method` field naming the route: each route's own body and responses, one after another.
- */
-function overrideOperation(routes: readonly Route[], options: OpenApiOptions): Json {
-  const bodies = routes.map((route) => {
-    const field: JsonSchema = {
-      type: 'object',
-      required: ['_method'],
-      properties: {
-        _method: { const: route.method, description: 'The method to route as (any letter case).' },
-      },
-    };
-    const own = route.body ? route.schema?.body : undefined;
-    return own === undefined ? field : { allOf: [field, own] };
-  });
-  // The form is read before matching: a bad or large one, or a POST that names no method here, never reaches a route.
-  const responses: Json = { 400: problem(400), 405: problem(405), 413: problem(413) };
-  for (const route of routes) {
-    for (const [status, response] of Object.entries(operation(route, options).responses as Json)) {
-      const seen = responses[status] as Json | undefined;
-      responses[status] =
-        seen === undefined
-          ? response
-          : { ...seen, content: { ...(seen.content as Json), ...((response as Json).content as Json) } };
-    }
-  }
-  const resources = [...new Set(routes.map((route) => route.resource))];
-  const names =
-    resources.length === 1
-      ? `${resources[0]}.${routes.map((route) => route.action).join('_or_')}`
-      : routes.map((route) => route.name).join('_or_');
-  // The form reaches whichever route `_method` names: its guards are those routes' guards.
-  const guarded = routes.filter((route) => (route.guards?.length ?? 0) > 0);
-  const requirements = [...new Set(routes.map((route) => JSON.stringify(security(route) ?? null)))];
-  const guards: Json =
-    guarded.length === 0
-      ? {}
-      : {
-          'x-guards': [...new Set(guarded.flatMap((route) => route.guards!.map((guard) => guard.name)))],
-          ...(requirements.length === 1 && requirements[0] !== 'null'
-            ? { security: JSON.parse(requirements[0]!) as unknown }
-            : {}),
-        };
-  return {
-    operationId: `${names}.form`,
-    tags: resources,
-    summary: `An HTML form's ${routes.map((route) => route.method).join(' or ')} (method override)`,
-    description: `HTML forms can only GET and POST: a urlencoded POST whose \`_method\` field is ${routes
-      .map((route) => `\`${route.method}\` is routed as ${route.name}`)
-      .join(', ')}; the field is removed from the body the handler sees. Any other POST here is \`405\`.`,
-    ...guards,
-    requestBody: {
-      required: true,
-      content: {
-        'application/x-www-form-urlencoded': { schema: bodies.length === 1 ? bodies[0] : { oneOf: bodies } },
-      },
-    },
-    responses: sortedResponses(responses),
-  };
-}
-
 /** The statuses an operation documents, each with its media types (`[]` when the response has no body). */
 export type Documented = ReadonlyMap<number | 'default', readonly string[]>;
 
@@ -292,7 +183,7 @@ export function documentedResponses(route: Route, options: OpenApiOptions = {}):
 }
 
 /** Responses in status order with `default` last, as the operations list them. */
-function sortedResponses(responses: Json): Json {
+export function sortedResponses(responses: Json): Json {
   const keys = Object.keys(responses).sort((a, b) =>
     a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b),
   );

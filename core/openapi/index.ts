@@ -1,0 +1,65 @@
+import { tableOf, type Routable } from '../table.js';
+import type { Route } from '../types.js';
+import { overrideOperation } from './forms.js';
+import {
+  operation,
+  OVERRIDABLE,
+  PROBLEM_SCHEMA,
+  templatePath,
+  type Json,
+  type OpenApiInfo,
+  type OpenApiOptions,
+} from './operation.js';
+
+export { documentedResponses, type Documented, type OpenApiInfo, type OpenApiOptions } from './operation.js';
+
+/**
+ * An OpenAPI 3.1 document for a table or resource: every route with its path parameters, request bodies
+ * for the routes that read one, and success and problem+json responses. Per-action JSON
+ * Schemas (`resource(…, { schemas })`) make bodies and responses specific.
+ */
+export function openapi(
+  source: Routable,
+  info: OpenApiInfo = { title: 'API', version: '0.0.0' },
+  options: OpenApiOptions = {},
+): Json {
+  const table = tableOf(source);
+  const paths: Record<string, Json> = {};
+  const overridden = new Map<string, Route[]>();
+  const securitySchemes: Json = {};
+  for (const route of table) {
+    const key = templatePath(route.path);
+    const item = (paths[key] ??= {});
+    if (route.params.length > 0 && item.parameters === undefined) {
+      item.parameters = route.params.map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      }));
+    }
+    for (const guard of route.guards ?? []) {
+      if (guard.security !== undefined) securitySchemes[guard.security.name] = guard.security.scheme;
+    }
+    item[route.method.toLowerCase()] = operation(route, options);
+    if (options.methodOverride !== false && OVERRIDABLE.has(route.method)) {
+      const list = overridden.get(key) ?? [];
+      overridden.set(key, [...list, route]);
+    }
+  }
+  for (const [key, routes] of overridden) {
+    const item = paths[key]!;
+    // A path with a POST route of its own keeps it: a form there posts to that route.
+    if (item.post === undefined) item.post = overrideOperation(routes, options);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { ...info },
+    tags: [...new Set(table.map((route) => route.resource))].map((name) => ({ name })),
+    paths,
+    components:
+      Object.keys(securitySchemes).length === 0
+        ? { schemas: { Problem: PROBLEM_SCHEMA } }
+        : { schemas: { Problem: PROBLEM_SCHEMA }, securitySchemes },
+  };
+}
