@@ -265,11 +265,11 @@ test('match() :: a generated walk answers as the general one, path for path', ()
   // and keys alike but for one late character, whose leaves compare the rest at once.
   const chain = (letter: string, length: number) =>
     Array.from({ length }, (_, i) =>
-      resource('links', { index: ok, show: ok }, { path: letter.repeat(i + 1), param: 'x' }),
+      resource(`links_${letter}${i}`, { index: ok, show: ok }, { path: letter.repeat(i + 1), param: 'x' }),
     );
   const items = Array.from({ length: 20 }, (_, i) =>
     resource(
-      'items',
+      `items${i}`,
       { index: ok, edit: ok },
       { path: `item-number-${String(i).padStart(3, '0')}`, param: 'y' },
     ),
