@@ -28,7 +28,7 @@ export interface ResourceOptions {
    * Schemas per action, enforced before the handler and typing its `req`:
    * `{ create: { body: PostInput, response: Post } }` (JSON Schema `as const`, or zod/valibot/arktype).
    */
-  readonly schemas?: { readonly [A in Action]?: ActionSchema };
+  readonly schemas?: { readonly [action: string]: ActionSchema | undefined };
   /** Guards run before the body is read: `[auth]` for every action, or `{ create: [auth] }` per action. */
   readonly before?: Before;
   /** The resource this one nests under: `{ parent: posts }` gives `/posts/:post_id/comments`. */

@@ -129,6 +129,21 @@ export type UnknownKeys<K extends Kind, H, O> = {
     : `'${Key & string}' is not an action: use one of the seven, or declare it in options.member or options.collection`;
 };
 
+type Misnamed<K extends Kind, O, T> = {
+  readonly [
+    A in Exclude<keyof T, SevenOf<K> | Extras<O>>
+  ]: `'${A & string}' is not an action of this resource`;
+};
+/** Keys of `schemas` and `before` that name no action of the resource: each one's type is the fix. */
+export type OptionsCheck<K extends Kind, O> = (O extends { readonly schemas: infer S }
+  ? { readonly schemas: Misnamed<K, O, S> }
+  : unknown) &
+  (O extends { readonly before: infer B }
+    ? [B] extends [readonly unknown[]]
+      ? unknown
+      : { readonly before: Misnamed<K, O, B> }
+    : unknown);
+
 /** Extra actions declared with no handler: required here, so the handlers object fails to compile without them. */
 export type MissingHandlers<H, O> = {
   readonly [Key in Exclude<Extras<O>, keyof H>]: (req: never, res: never) => unknown;

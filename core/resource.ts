@@ -18,6 +18,7 @@ import type {
   MemberPathOf,
   MissingHandlers,
   NameCheck,
+  OptionsCheck,
   ParamOf,
   PathsOf,
   Resource,
@@ -67,7 +68,7 @@ export function resource<
 >(
   name: N & NameCheck<N, O>,
   handlers: H & UnknownKeys<'plural', H, O> & MissingHandlers<H, O>,
-  options?: O,
+  options?: O & OptionsCheck<'plural', O>,
 ): Resource<N, PathsOf<'plural', Kept<H, O>, N, O>, MemberPathOf<'plural', N, O>, ParamOf<N, O>>;
 export function resource(name: string, handlers: object, options?: ResourceOptions): Resource {
   return build('plural', name, handlers, options);
@@ -85,7 +86,7 @@ export function singular<
 >(
   name: N,
   handlers: H & UnknownKeys<'singular', H, O> & MissingHandlers<H, O>,
-  options?: O,
+  options?: O & OptionsCheck<'singular', O>,
 ): Resource<N, PathsOf<'singular', Kept<H, O>, N, O>, MemberPathOf<'singular', N, O>, undefined>;
 export function singular(name: string, handlers: object, options?: SingularOptions): Resource {
   return build('singular', name, handlers, options);
