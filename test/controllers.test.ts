@@ -9,11 +9,12 @@ import {
   REQUEST,
   Resource,
   resourceMetadata,
+  Singular,
   type Disposable,
   type InjectionToken,
   type RequestFor,
 } from '../core/controllers/index.js';
-import { resource, RouteDefinitionError, type Request } from '../core/index.js';
+import { prefix, resource, RouteDefinitionError, singular, type Request } from '../core/index.js';
 import { json, raw } from './support/http.js';
 import { startAll } from './support/servers.js';
 
@@ -316,6 +317,97 @@ test("controller() :: in scope 'request', a failure to resolve is a 500 whose lo
   } finally {
     await Promise.all(servers.map(({ running }) => running.close()));
   }
+});
+
+test('controller() :: a @Resource class parent, shallow, extra actions as methods: the table resource() gives', async () => {
+  const BOOKS = { member: { publish: 'POST' }, collection: { search: 'GET' } } as const;
+  @Resource('books', BOOKS)
+  class Books {
+    show(req: RequestFor<'books', 'show', typeof BOOKS>) {
+      return { book: req.params.book_id };
+    }
+    publish(req: RequestFor<'books', 'publish', typeof BOOKS>) {
+      return { published: req.params.book_id };
+    }
+    search() {
+      return [];
+    }
+  }
+  @Resource('chapters', { parent: Books, shallow: true })
+  class Chapters {
+    index(req: Request<{ book_id: string }>) {
+      return { book: req.params.book_id };
+    }
+    show(req: Request<{ chapter_id: string }>) {
+      return { chapter: req.params.chapter_id };
+    }
+  }
+  @Singular('cover', { parent: Books })
+  class Cover {
+    show(req: Request<{ book_id: string }>) {
+      return { cover: req.params.book_id };
+    }
+    update() {
+      return {};
+    }
+  }
+  const fn = () => null;
+  const books = resource(
+    'books',
+    { show: fn, publish: fn, search: fn },
+    { member: { publish: 'POST' }, collection: { search: 'GET' } },
+  );
+  const made = [controller(Books), controller(Chapters), controller(Cover)];
+  const expected = [
+    books,
+    resource('chapters', { index: fn, show: fn }, { parent: books, shallow: true }),
+    singular('cover', { show: fn, update: fn }, { parent: books }),
+  ];
+  const shape = (r: {
+    routes: readonly { name: string; method: string; path: string; params: readonly string[] }[];
+  }) => r.routes.map(({ name, method, path, params }) => ({ name, method, path, params }));
+  assert.equal(made.map(shape), expected.map(shape));
+  const servers = await startAll(prefix('/v1', ...made));
+  try {
+    for (const { running } of servers) {
+      assert.equal(json(await raw(running.url, { path: '/v1/books/b1/chapters' })), { book: 'b1' });
+      assert.equal(json(await raw(running.url, { path: '/v1/chapters/c1' })), { chapter: 'c1' });
+      assert.equal(json(await raw(running.url, { path: '/v1/books/b1/cover' })), { cover: 'b1' });
+      const publish = { method: 'POST', path: '/v1/books/b1/publish', body: '{}' };
+      assert.equal(
+        json(await raw(running.url, { ...publish, headers: { 'Content-Type': 'application/json' } })),
+        {
+          published: 'b1',
+        },
+      );
+    }
+  } finally {
+    await Promise.all(servers.map(({ running }) => running.close()));
+  }
+});
+
+test('controller() :: an undecorated parent class, and a method close to a declared action, are refused', () => {
+  class Plain {}
+  @Resource('pages', { parent: Plain })
+  class Pages {
+    show() {
+      return null;
+    }
+  }
+  assert.throws(() => controller(Pages), /parent Plain has no @Resource\('name'\) decorator/);
+  @Resource('posts', { member: { publish: 'POST' } })
+  class Posts {
+    publish() {
+      return null;
+    }
+    publsh() {
+      return null;
+    }
+  }
+  assert.throws(
+    () => controller(Posts),
+    /method "publsh" of Posts is not an action \(did you mean "publish"\?\)/,
+  );
 });
 
 test.run();
