@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsContainer, postsResource } from '../examples/posts/app.js';
 import type { PostRepository } from '../examples/posts/repository.js';
-import { POST_REPOSITORY } from '../examples/posts/tokens.js';
+import { POST_REPOSITORY, UNREACHABLE_IDS } from '../examples/posts/tokens.js';
+import { unreachableIds } from '../core/index.js';
 import { deterministicPosts } from './support/posts.js';
 import { postsContract, sameOnEveryAdapter } from './support/contract.js';
 import { json, raw } from './support/http.js';
@@ -31,6 +32,39 @@ test('examples/posts :: index orders posts created at the same instant by id', a
     );
   } finally {
     await running.close();
+  }
+});
+
+test('examples/posts :: an id no member route could be reached with is refused with 422', async () => {
+  // The spec's seven routes shadow no id, so the example's own set is empty.
+  const posts = postsResource();
+  assert.equal([...unreachableIds(posts, posts)], []);
+  // With a static route where an id goes (a collection action such as search), that id is refused.
+  const app = postsContainer();
+  app.register(UNREACHABLE_IDS, { useValue: new Set(['search']) });
+  const servers = await startAll(postsResource(app), POSTS_OPTIONS);
+  try {
+    for (const { name, running } of servers) {
+      const refused = await raw(running.url, {
+        method: 'POST',
+        path: '/posts',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"id":"search","title":"t"}',
+      });
+      assert.is(refused.status, 422, name);
+      assert.equal(json(refused).errors, {
+        id: ['is the path of another route: /posts/search would never show this post'],
+      });
+      const taken = await raw(running.url, {
+        method: 'POST',
+        path: '/posts',
+        headers: { 'Content-Type': 'application/json' },
+        body: `{"id":"searching-${name.replace(/\W/g, '')}","title":"t"}`,
+      });
+      assert.is(taken.status, 201, `${name} ${taken.body}`);
+    }
+  } finally {
+    await Promise.all(servers.map(({ running }) => running.close()));
   }
 });
 

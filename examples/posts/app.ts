@@ -3,7 +3,8 @@ import { container, controller, type DependencyContainer } from 'sevenfold/contr
 import type { ServeOptions } from 'sevenfold/node';
 import { PostsController } from './controller.js';
 import { MemoryPostRepository, type PostRepository } from './repository.js';
-import { CLOCK, NEW_ID, POST_REPOSITORY } from './tokens.js';
+import { unreachableIds } from 'sevenfold';
+import { CLOCK, NEW_ID, POST_REPOSITORY, UNREACHABLE_IDS } from './tokens.js';
 import { postsErrorPage } from './views/posts.js';
 
 /**
@@ -25,7 +26,15 @@ export function postsContainer(repository: PostRepository = new MemoryPostReposi
   return app;
 }
 
-/** The posts resource, its controller resolved from `app` (a fresh default container if none). */
+/**
+ * The posts resource, its controller resolved from `app` (a fresh default container if none).
+ * The ids its own table makes unreachable (none for the spec's seven routes; `search` once a
+ * `collection: { search: 'GET' }` is added) are handed to the controller, which refuses them.
+ */
 export function postsResource(app: DependencyContainer = postsContainer()) {
-  return controller(PostsController, { container: app });
+  const unreachable = new Set<string>();
+  if (!app.isRegistered(UNREACHABLE_IDS)) app.register(UNREACHABLE_IDS, { useValue: unreachable });
+  const posts = controller(PostsController, { container: app });
+  for (const id of unreachableIds(posts, posts)) unreachable.add(id);
+  return posts;
 }

@@ -12,7 +12,7 @@ import { POST_GUARDS } from './auth.js';
 import type { Post } from './post.js';
 import type { PostRepository } from './repository.js';
 import { POST_SCHEMAS } from './schema.js';
-import { CLOCK, NEW_ID, POST_REPOSITORY } from './tokens.js';
+import { CLOCK, NEW_ID, POST_REPOSITORY, UNREACHABLE_IDS } from './tokens.js';
 import { page } from './views/layout.js';
 import { editView, indexView, newView, showView } from './views/posts.js';
 
@@ -41,6 +41,7 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
     @inject(POST_REPOSITORY) private readonly posts: PostRepository,
     @inject(CLOCK) private readonly now: () => Date,
     @inject(NEW_ID) private readonly newId: () => string,
+    @inject(UNREACHABLE_IDS) private readonly unreachable: ReadonlySet<string>,
   ) {}
 
   async index(req: PostsRequest<'index'>, res: Reply): Promise<Result> {
@@ -81,6 +82,11 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
   async create(req: PostsRequest<'create'>, res: Reply): Promise<Result> {
     const stamp = this.now().toISOString();
     const { id = this.newId(), title, body } = req.body;
+    if (this.unreachable.has(id)) {
+      throw new HttpError(422, 'the post is not valid', {
+        errors: { id: [`is the path of another route: /posts/${id} would never show this post`] },
+      });
+    }
     const post: Post = { id, title: title.trim(), body, createdAt: stamp, updatedAt: stamp };
     if (!(await this.posts.insert(post))) {
       throw new HttpError(409, `a post with id ${JSON.stringify(post.id)} exists already`, {

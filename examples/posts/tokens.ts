@@ -9,3 +9,5 @@ export const POST_REPOSITORY: InjectionToken<PostRepository> = Symbol('PostRepos
 export const CLOCK: InjectionToken<() => Date> = Symbol('Clock');
 /** Ids for posts created without one. */
 export const NEW_ID: InjectionToken<() => string> = Symbol('NewId');
+/** Ids no member route could be reached with (a static route where the id goes): create refuses them with 422. */
+export const UNREACHABLE_IDS: InjectionToken<ReadonlySet<string>> = Symbol('UnreachableIds');
