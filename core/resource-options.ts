@@ -2,8 +2,9 @@ import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError, suggest } from './errors.js';
 import { toGuard, type Before, type Guard } from './guards.js';
 import { readsBody, type Nest, type NewPath } from './nest.js';
+import { checkExtras, checkFlag, checkNewPath, checkParent, checkShallow } from './nest-options.js';
+import { checkSchemas } from './schema/options.js';
 import { NullObject } from './null-object.js';
-import { isStandardSchema, standardJsonSchema, type StandardSchemaV1 } from './schema/standard.js';
 import type { ActionSchema, HttpMethod, JsonSchema, Route } from './types.js';
 
 /** Methods an extra action may take. */
@@ -94,9 +95,6 @@ const NOT_SINGULAR: Readonly<Record<string, string>> = {
   collection: 'it has no collection; declare the action in "member"',
   newPath: 'its new is always /<name>/new',
 };
-const EXTRA_METHODS: readonly ExtraMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const EXTRA_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
-const SCHEMA_KEYS = ['summary', 'params', 'query', 'body', 'response', 'errors', 'html', 'seeOther'] as const;
 const PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
@@ -197,82 +195,6 @@ export function checkOptions(
   };
 }
 
-function checkParent(call: string, name: string, parent: unknown): Nest | undefined {
-  if (parent === undefined) return undefined;
-  const nest = parent !== null && typeof parent === 'object' ? (parent as Partial<Nestable>).nest : undefined;
-  if (nest === undefined || nest === null || typeof nest.memberPath !== 'string') {
-    throw new RouteDefinitionError(
-      `${call}: "parent" must be a resource made by resource() or singular() (in a controller, a @Resource class), got ${describe(parent)}`,
-      { resource: name },
-    );
-  }
-  return nest;
-}
-
-function checkShallow(call: string, name: string, shallow: unknown, parent: unknown): boolean {
-  const on = checkFlag(call, name, 'shallow', shallow);
-  if (on && parent === undefined) {
-    throw new RouteDefinitionError(
-      `${call}: "shallow" un-nests a child's member routes, so it needs a "parent"; remove it or add one`,
-      { resource: name },
-    );
-  }
-  return on;
-}
-
-function checkFlag(call: string, name: string, key: string, value: unknown): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean') {
-    throw new RouteDefinitionError(`${call}: "${key}" must be true or false, got ${describe(value)}`, {
-      resource: name,
-    });
-  }
-  return value;
-}
-
-function checkNewPath(call: string, name: string, value: unknown): NewPath {
-  if (value === undefined || value === 'member' || value === 'collection') return value ?? 'member';
-  throw new RouteDefinitionError(
-    `${call}: "newPath" must be "member" (GET /${name}/:id/new) or "collection" (GET /${name}/new), got ${describe(value)}`,
-    { resource: name },
-  );
-}
-
-/** `member` or `collection`: extra action names, each a method, none of them one of the seven. */
-function checkExtras(call: string, name: string, on: 'member' | 'collection', value: unknown): Extra[] {
-  if (value === undefined) return [];
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new RouteDefinitionError(
-      `${call}: "${on}" must be an object of action names and methods, e.g. ${on === 'member' ? "{ publish: 'POST' }" : "{ search: 'GET' }"}`,
-      { resource: name },
-    );
-  }
-  return Object.entries(value).map(([action, method]) => {
-    const where = { resource: name, action };
-    if (isAction(action)) {
-      throw new RouteDefinitionError(
-        `${call}: "${action}" is one of the seven actions; remove it from "${on}" (its route is made from its handler)`,
-        where,
-      );
-    }
-    if (!EXTRA_NAME.test(action)) {
-      throw new RouteDefinitionError(
-        `${call}: extra action name ${JSON.stringify(action)} must be letters, digits and _ starting with a letter (it is also its URL segment)`,
-        where,
-      );
-    }
-    if (!(EXTRA_METHODS as readonly unknown[]).includes(method)) {
-      const upper = typeof method === 'string' ? method.toUpperCase() : '';
-      const hint = (EXTRA_METHODS as readonly string[]).includes(upper) ? ` (did you mean "${upper}"?)` : '';
-      throw new RouteDefinitionError(
-        `${call}: the method of ${name}#${action} must be one of ${EXTRA_METHODS.join(', ')}, got ${describe(method)}${hint}`,
-        where,
-      );
-    }
-    return { action, method: method as ExtraMethod, on };
-  });
-}
-
 function checkActionList(call: string, name: string, key: string, list: unknown): void {
   if (!Array.isArray(list)) {
     throw new RouteDefinitionError(`${call}: "${key}" must be an array of actions, e.g. ["index", "show"]`, {
@@ -290,7 +212,7 @@ function checkActionList(call: string, name: string, key: string, list: unknown)
 }
 
 /** An object keyed by action, checked: each key an action (with a suggestion for a typo). */
-function byAction(
+export function byAction(
   call: string,
   name: string,
   option: string,
@@ -316,83 +238,6 @@ function byAction(
     }
     return [action, entry];
   });
-}
-
-function checkSchemas(
-  call: string,
-  name: string,
-  schemas: unknown,
-  actions: ReadonlyMap<string, boolean>,
-): CheckedOptions['schemas'] {
-  const checked: { [action: string]: RouteSchemas } = new NullObject();
-  if (schemas === undefined) return checked;
-  for (const [action, schema] of byAction(call, name, 'schemas', schemas, '{ create: { body } }', actions)) {
-    checked[action] = actionSchemas(call, name, action, schema, actions.get(action) === true);
-  }
-  return checked;
-}
-
-/** One action's schemas: known keys only, each part JSON Schema or a Standard Schema converted to it. */
-function actionSchemas(
-  call: string,
-  name: string,
-  action: string,
-  schema: unknown,
-  body: boolean,
-): RouteSchemas {
-  const where = { resource: name, action };
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-    throw new RouteDefinitionError(
-      `${call}: the schema of ${name}#${action} must be an object such as { body, response }`,
-      where,
-    );
-  }
-  const out: Record<string, unknown> = {};
-  const standard: { [P in 'params' | 'query' | 'body']?: StandardSchemaV1 } = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (!(SCHEMA_KEYS as readonly string[]).includes(key)) {
-      throw new RouteDefinitionError(
-        `${call}: the schema of ${name}#${action} has unknown key "${key}"${suggest(key, SCHEMA_KEYS)}; keys are ${SCHEMA_KEYS.join(', ')}`,
-        where,
-      );
-    }
-    if (value === undefined) continue;
-    if (key === 'params' || key === 'query' || key === 'body' || key === 'response') {
-      if (key === 'body' && !body) {
-        throw new RouteDefinitionError(
-          `${call}: ${name}#${action} reads no request body, so it cannot have a body schema; remove it`,
-          where,
-        );
-      }
-      out[key] = partSchema(call, name, action, key, value);
-      if (key !== 'response' && isStandardSchema(value)) standard[key] = value;
-    } else out[key] = value;
-  }
-  return {
-    schema: Object.freeze(out) as ActionSchema<JsonSchema>,
-    standard: Object.keys(standard).length === 0 ? undefined : Object.freeze(standard),
-  };
-}
-
-function partSchema(call: string, name: string, action: string, part: string, value: unknown): JsonSchema {
-  const where = { resource: name, action };
-  if (isStandardSchema(value)) {
-    try {
-      return standardJsonSchema(value, part === 'response' ? 'output' : 'input');
-    } catch (error) {
-      throw new RouteDefinitionError(
-        `${call}: the ${part} schema of ${name}#${action} cannot be converted to JSON Schema for the listing and OpenAPI: ${error instanceof Error ? error.message : String(error)}`,
-        where,
-      );
-    }
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new RouteDefinitionError(
-      `${call}: the ${part} schema of ${name}#${action} must be a JSON Schema object (written \`as const\`) or a zod, valibot or arktype schema, got ${describe(value)}`,
-      where,
-    );
-  }
-  return value as JsonSchema;
 }
 
 function checkBefore(

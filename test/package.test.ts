@@ -172,6 +172,78 @@ for (const running of [onNode, onPolka]) {
 console.log(JSON.stringify(out));
 `;
 
+// Nesting, a singular resource, extra actions, PATCH and a prefix, from the tarball, on both adapters, with
+// paths and forms built by the typed helpers; the @ts-expect-error lines prove the helpers' compile errors.
+const NESTED_APP = `
+import polka from 'polka';
+import type { RequestListener } from 'node:http';
+import { formatRoutes, paths, prefix, resource, singular, unreachableIds } from 'sevenfold';
+import { listen, serve } from 'sevenfold/node';
+import { mount } from 'sevenfold/polka';
+
+const echo = (req: { route: { name: string }; params: object }) => ({ route: req.route.name, params: { ...req.params } });
+const boards = resource(
+  'boards',
+  { index: echo, show: echo, update: echo, archive: echo, search: echo },
+  { member: { archive: 'POST' }, collection: { search: 'GET' }, patch: true },
+);
+const cards = resource(
+  'cards',
+  { index: (req) => ({ board: req.params.board_id }), show: (req) => ({ card: req.params.card_id }), destroy: echo },
+  { parent: boards, shallow: true },
+);
+const settings = singular('settings', { show: echo, update: echo }, { parent: boards });
+const table = prefix('/api/v1', boards, cards, settings);
+const p = paths(table);
+// Compiled, never called: each line is a compile error (and would throw at run time).
+export function mistakes() {
+  // @ts-expect-error a nested route needs its parent's param
+  p.cards.index({});
+  // @ts-expect-error misspelt param
+  p.boards.show({ boardid: 'x' });
+  // @ts-expect-error unknown action
+  p.boards.destroy;
+  // @ts-expect-error archive is declared but has no handler
+  resource('boards', { show: echo }, { member: { archive: 'POST' } });
+}
+
+const onNode = await serve(table);
+const onPolka = await listen(mount(polka(), table).handler as RequestListener);
+const out = [];
+for (const running of [onNode, onPolka]) {
+  const get = async (path: string) => (await fetch(running.url + path)).json();
+  const form = p.boards.update.form({ board_id: 'b 1' });
+  const posted = await fetch(running.url + form.action, {
+    method: form.method,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+    body: new URLSearchParams({ ...form.fields, name: 'x' }).toString(),
+  });
+  const patched = await fetch(running.url + p.boards.update({ board_id: 'b1' }), {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const archived = await fetch(running.url + p.boards.archive({ board_id: 'b1' }), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  out.push([
+    await get(p.boards.search(undefined, { q: 'a b' })),
+    await get(p.boards.show({ board_id: 'a/b' })),
+    await get(p.cards.index({ board_id: 'b1' })),
+    await get(p.cards.show({ card_id: 'c1' })),
+    await get(p.settings.show({ board_id: 'b1' })),
+    [posted.status, await posted.json()],
+    [patched.status, await patched.json()],
+    [archived.status, await archived.json()],
+    (await fetch(running.url + '/boards')).status,
+  ]);
+  await running.close();
+}
+console.log(JSON.stringify({ out, ids: [...unreachableIds(table, boards)], listing: formatRoutes(table) }));
+`;
+
 const EXPORTS = Object.entries(
   (
     JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -302,6 +374,28 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all fo
       [200, null, { text: 'HI', stars: 0 }],
     ]);
     assert.is(onNode[7], 422);
+
+    writeFileSync(join(app, 'nested-app.ts'), NESTED_APP);
+    await run(TSC, ['-p', app]);
+    const nested = JSON.parse((await run('node', [join(app, 'out', 'nested-app.js')])).stdout);
+    assert.equal(nested.out[1], nested.out[0], 'node and polka answer alike');
+    assert.equal(nested.out[0], [
+      { route: 'boards.search', params: {} },
+      { route: 'boards.show', params: { board_id: 'a/b' } },
+      { board: 'b1' },
+      { card: 'c1' },
+      { route: 'settings.show', params: { board_id: 'b1' } },
+      [200, { route: 'boards.update', params: { board_id: 'b 1' } }],
+      [200, { route: 'boards.update', params: { board_id: 'b1' } }],
+      [200, { route: 'boards.archive', params: { board_id: 'b1' } }],
+      404,
+    ]);
+    assert.equal(nested.ids, ['search']);
+    assert.match(
+      nested.listing,
+      /boards\.show +GET +\/api\/v1\/boards\/:board_id +boards#show +board_id=search \(boards\.search\)/,
+    );
+    assert.match(nested.listing, /cards\.show +GET +\/api\/v1\/cards\/:card_id/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

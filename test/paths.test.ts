@@ -58,6 +58,31 @@ test('paths() :: what match() decodes is what the helper was given, on every rou
   }
 });
 
+test('prefix() :: a prefix with quotes, $, parentheses and = is matched alike by the generated and the general walk', () => {
+  const odd = prefix("/it's(1)$x;y=z", posts, comments);
+  const helpers = paths(odd);
+  const generated = compile(odd);
+  const general = compile(odd, { generate: false });
+  for (const path of [
+    helpers.posts.index(),
+    helpers.posts.show({ post_id: "q'x" }),
+    helpers.comments.show({ comment_id: '${x}' }),
+    '/it%27s(1)$x;y=z/posts',
+    "/it's(1)$x;y=z/post",
+  ]) {
+    const a = generated.match('GET', path);
+    const b = general.match('GET', path);
+    assert.equal(
+      { ...a, params: a.kind === 'found' ? { ...a.params } : undefined },
+      {
+        ...b,
+        params: b.kind === 'found' ? { ...b.params } : undefined,
+      },
+    );
+  }
+  assert.is(generated.match('GET', helpers.posts.show({ post_id: "q'x" })).kind, 'found');
+});
+
 test('paths().form() :: what an HTML form needs: POST with _method for PUT, PATCH and DELETE', () => {
   assert.equal(p.posts.update.form({ post_id: 42 }), {
     action: '/api/v1/posts/42',

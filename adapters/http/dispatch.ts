@@ -4,14 +4,7 @@ import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { wholeNumber } from '../../core/options.js';
 import { originUrl, splitTarget, type Target } from '../../core/path.js';
-import {
-  isThenable,
-  renderError,
-  renderMiss,
-  renderResult,
-  type ErrorPage,
-  type Rendered,
-} from '../../core/render.js';
+import { isThenable, renderError, renderMiss, renderResult, type Rendered } from '../../core/render.js';
 import { Reply } from '../../core/reply.js';
 import { tableOf, type Routable } from '../../core/table.js';
 import { CROSS_SITE, isCrossSite, isFormType, isUrlencoded, trustedOrigins } from '../../core/forms.js';

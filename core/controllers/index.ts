@@ -7,7 +7,7 @@ import {
   type DependencyContainer,
   type InjectionToken,
 } from 'tsyringe';
-import { ACTION_NAMES, type Action } from '../actions.js';
+import { ACTION_NAMES } from '../actions.js';
 import { RouteDefinitionError, suggest } from '../errors.js';
 import { isThenable } from '../render.js';
 import type { Reply } from '../reply.js';
