@@ -1,0 +1,7 @@
+import { blogApp } from './app.js';
+
+/**
+ * The example's routes, for `sevenfold routes`: the table alone, since the CLI lists every export
+ * and the unprefixed resources would clash with their copies under /blog.
+ */
+export const blog = blogApp().table;
