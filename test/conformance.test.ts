@@ -541,5 +541,48 @@ nested(
   },
 );
 
+// A POST with no content has no media type to refuse: taken where no body schema asks for a body.
+const stamps = resource(
+  'stamps',
+  { create: echo, update: echo, approve: echo },
+  {
+    member: { approve: 'POST' },
+    schemas: { create: { body: { type: 'object', properties: { n: { type: 'number' } } } } },
+    before: { approve: [function signed() {}] },
+  },
+);
+const NOTHING: ReadonlyArray<[what: string, path: string, lines: string[], status: number]> = [
+  ['no length, no type: an extra action', '/v1/shelves/s1/publish', [], 200],
+  ['Content-Length: 0: an extra action', '/v1/shelves/s1/publish', ['Content-Length: 0'], 200],
+  ['no length: create with no body schema', '/v1/shelves', [], 200],
+  ['no length: a guarded extra action', '/v1/stamps/t1/approve', [], 200],
+  ['no length: create with a body schema', '/v1/stamps', [], 415],
+  ['chunks with no type', '/v1/shelves/s1/publish', ['Transfer-Encoding: chunked'], 415],
+  ['a type with no length', '/v1/shelves/s1/publish', ['Content-Type: application/json'], 400],
+];
+nested(
+  'a POST with no content :: its body undefined where no body schema asks for one, on every adapter',
+  async () => {
+    const servers = await startAll(prefix('/v1', shelves, stamps));
+    try {
+      for (const [what, path, lines, status] of NOTHING) {
+        const wires: string[] = [];
+        for (const { name, running } of servers) {
+          const body = lines[0] === 'Transfer-Encoding: chunked' ? '0\r\n\r\n' : undefined;
+          const response = parseResponse(
+            await exchange(running.url, requestText({ method: 'POST', path, lines, body })),
+          );
+          assert.is(response.status, status, `[${name}] ${what}: ${response.body}`);
+          if (status === 200) assert.not.ok('body' in JSON.parse(response.body), `[${name}] ${what}`);
+          wires.push(response.wire);
+        }
+        for (const wire of wires.slice(1)) assert.is(wire, wires[0], `${what}: the adapters differ`);
+      }
+    } finally {
+      await Promise.all(servers.map(({ running }) => running.close()));
+    }
+  },
+);
+
 conformance.run();
 nested.run();

@@ -328,4 +328,18 @@ test('openapi() :: parent params are path parameters, the prefix is in the paths
   assert.ok((await new Validator().validate(doc as never)).valid);
 });
 
+test('openapi() :: a body is required only where a body schema asks for one', () => {
+  const drafts = resource(
+    'drafts',
+    { create: ok, update: ok, publish: ok },
+    { member: { publish: 'POST' }, schemas: { create: { body: { type: 'object' } } } },
+  );
+  const doc = openapi(drafts) as {
+    paths: Record<string, Record<string, { requestBody?: { required: boolean } }>>;
+  };
+  assert.is(doc.paths['/drafts']!.post!.requestBody!.required, true);
+  assert.is(doc.paths['/drafts/{draft_id}']!.put!.requestBody!.required, false);
+  assert.is(doc.paths['/drafts/{draft_id}/publish']!.post!.requestBody!.required, false);
+});
+
 test.run();

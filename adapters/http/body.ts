@@ -11,6 +11,7 @@ export interface BodyHeaders {
   encoding: string | undefined;
   length: string | undefined;
   expect: string | undefined;
+  transfer: string | undefined;
 }
 
 const MANY_TYPES = new HttpError(400, 'the request has more than one Content-Type header');
@@ -20,7 +21,13 @@ const MANY_TYPES = new HttpError(400, 'the request has more than one Content-Typ
  * Content-Encoding and Expect values are joined as node joins them, and a second Content-Type is a `400`.
  */
 export function bodyHeaders(req: IncomingMessage): BodyHeaders {
-  const found: BodyHeaders = { type: undefined, encoding: undefined, length: undefined, expect: undefined };
+  const found: BodyHeaders = {
+    type: undefined,
+    encoding: undefined,
+    length: undefined,
+    expect: undefined,
+    transfer: undefined,
+  };
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
@@ -30,6 +37,7 @@ export function bodyHeaders(req: IncomingMessage): BodyHeaders {
     } else if (isName(name, 'content-length')) found.length ??= raw[i + 1]!;
     else if (isName(name, 'content-encoding'))
       found.encoding = found.encoding === undefined ? raw[i + 1]! : `${found.encoding}, ${raw[i + 1]!}`;
+    else if (isName(name, 'transfer-encoding')) found.transfer ??= raw[i + 1]!;
     else if (isName(name, 'expect'))
       found.expect = found.expect === undefined ? raw[i + 1]! : `${found.expect}, ${raw[i + 1]!}`;
   }
@@ -43,9 +51,20 @@ export function bodyHeadersObject(req: IncomingMessage): BodyHeaders {
     'content-type': type,
     'content-encoding': encoding,
     'content-length': length,
+    'transfer-encoding': transfer,
     expect,
   } = req.headers;
-  return { type, encoding, length, expect };
+  return { type, encoding, length, expect, transfer };
+}
+
+/** Whether a request sends no content at all: no length or a zero one, no chunks, no type. */
+export function sendsNothing(headers: BodyHeaders): boolean {
+  return (
+    headers.type === undefined &&
+    headers.encoding === undefined &&
+    headers.transfer === undefined &&
+    (headers.length === undefined || headers.length === '0')
+  );
 }
 
 /** The `413` for a body over `limit` bytes. */
@@ -72,15 +91,18 @@ export function readHeaders(req: IncomingMessage, headersObject: boolean): BodyH
 
 /**
  * Checks a body's headers before it is read: its format, or why it is refused (its type or
- * encoding, a declared length over `limit`, a client gone, a body read already). Invites a
- * `100-continue` client to send it.
+ * encoding, a declared length over `limit`, a client gone, a body read already), or `undefined`
+ * for a request with no content where the body is `optional`. Invites a `100-continue` client to send it.
  */
 export function openBody(
   req: IncomingMessage,
   res: ServerResponse,
   headers: BodyHeaders,
   limit: number,
-): BodyFormat | { readonly refused: unknown } {
+  optional: boolean,
+): BodyFormat | { readonly refused: unknown } | undefined {
+  // `POST /posts/1/publish` has no media type to refuse: with no body schema, its body is `undefined`.
+  if (optional && sendsNothing(headers)) return undefined;
   let format: BodyFormat;
   let declared: number;
   try {

@@ -106,15 +106,16 @@ export function createDispatcher(
       if (formRead || !request.route.body) return handle(request);
       // The connection is held while the body is read, so that requests pipelined behind it wait.
       occupy(request.req);
-      return withBody(request, headers, bodyRead);
+      return withBody(request, headers, bodyRead, () => handle(request));
     }
     occupy(request.req);
     const next = (): void => {
       if (!request.route.body) return handle(request);
       if (formRead) return checked(request, plan, true);
-      withBody(request, headers, (reader, error) => {
+      const read = (reader: BodyReader<NodeRequest>, error: unknown): void => {
         if (parsed(reader, error)) checked(request, plan, reader.format === 'form');
-      });
+      };
+      withBody(request, headers, read, () => checked(request, plan, false));
     };
     step(
       request,
@@ -252,13 +253,22 @@ export function createDispatcher(
     request: NodeRequest,
     known: BodyHeaders | undefined,
     done: (reader: BodyReader<NodeRequest>, error: unknown) => void,
+    nothing: () => void,
   ): void {
     let opened: ReturnType<typeof openBody>;
     try {
-      opened = openBody(request.req, request.res, known ?? headersOf(request.req, headersObject), bodyLimit);
+      const headers = known ?? headersOf(request.req, headersObject);
+      opened = openBody(
+        request.req,
+        request.res,
+        headers,
+        bodyLimit,
+        request.route.schema?.body === undefined,
+      );
     } catch (error) {
       return refuse(request, error);
     }
+    if (opened === undefined) return nothing();
     if (typeof opened !== 'string') return refuse(request, opened.refused);
     new BodyReader(request, opened, bodyLimit, done).start();
   }

@@ -160,8 +160,9 @@ export function operation(route: Route, options: OpenApiOptions): Json {
   }
   if (route.body) {
     const body = { schema: schema.body ?? {} };
+    // With no body schema, a request with no content at all is taken too (see sendsNothing).
     op.requestBody = {
-      required: true,
+      required: schema.body !== undefined,
       content: { 'application/json': body, 'application/x-www-form-urlencoded': body },
     };
   }
