@@ -342,4 +342,21 @@ test('openapi() :: a body is required only where a body schema asks for one', ()
   assert.is(doc.paths['/drafts/{draft_id}/publish']!.post!.requestBody!.required, false);
 });
 
+test('openapi() :: the one record of a singular resource may not be there: 404 on show, edit, update, destroy', () => {
+  const profile = singular('profile', { show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok });
+  const doc = openapi(profile) as { paths: Record<string, Record<string, { responses: object }>> };
+  const has404 = (path: string, method: string) => '404' in doc.paths[path]![method]!.responses;
+  assert.equal(
+    [
+      has404('/profile', 'get'),
+      has404('/profile/edit', 'get'),
+      has404('/profile', 'put'),
+      has404('/profile', 'delete'),
+      has404('/profile/new', 'get'),
+      has404('/profile', 'post'),
+    ],
+    [true, true, true, true, false, false],
+  );
+});
+
 test.run();

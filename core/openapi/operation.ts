@@ -66,11 +66,14 @@ export function templatePath(path: string): string {
   return path.replace(/:([^/]+)/g, '{$1}');
 }
 
+const ONE_RECORD: ReadonlySet<string> = new Set(['show', 'edit', 'update', 'destroy']);
+
 /** The statuses a route can answer with a problem: the framework's, then the action's own. */
 function errorStatuses(route: Route, schema: ActionSchema<JsonSchema>, options: OpenApiOptions): number[] {
   const statuses = new Set<number>([400]);
   if (options.crossSiteProtection !== false && UNSAFE.has(route.method)) statuses.add(403);
-  if (route.params.length > 0) statuses.add(404);
+  // A record named by the path, or the one record of a singular resource, may not be there.
+  if (route.params.length > 0 || ONE_RECORD.has(route.action)) statuses.add(404);
   if (route.body) [413, 415].forEach((s) => statuses.add(s));
   // A body that fails its schema is 422 (params and query failures are the 400 above).
   if (schema.body !== undefined) statuses.add(422);

@@ -198,10 +198,8 @@ export const COMMENT_SCHEMAS = {
   destroy: {},
 } as const satisfies Record<string, ActionSchema>;
 
-// A singular resource has no id in its path, so "there is none" is a 404 each action declares itself.
 export const PROFILE_SCHEMAS = {
-  show: { response: Profile, errors: [404] },
+  show: { response: Profile },
   create: { body: ProfileInput, response: Profile, errors: [409] },
-  update: { body: ProfileInput, response: Profile, errors: [404] },
-  destroy: { errors: [404] },
+  update: { body: ProfileInput, response: Profile },
 } as const satisfies Record<string, ActionSchema>;
