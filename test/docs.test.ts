@@ -53,6 +53,11 @@ test('docs :: every page has TypeScript examples', () => {
     'docs/adapters.md',
     'docs/listing.md',
     'docs/controllers.md',
+    'docs/nesting.md',
+    'docs/singular.md',
+    'docs/extra-actions.md',
+    'docs/prefix.md',
+    'docs/paths.md',
   ]) {
     assert.ok(blocks(page).length > 0, `${page} has no \`\`\`ts example`);
   }
