@@ -5,10 +5,9 @@ import * as assert from 'uvu/assert';
 import { formatRoutes, paths, unreachableIds } from '../core/index.js';
 import { blogApp } from '../examples/blog/app.js';
 import { blog } from '../examples/blog/table.js';
-import { exchanges } from './support/contract.js';
+import { exchanges, sameWires } from './support/contract.js';
 import { expectProblem, json, type RawRequest, type RawResponse } from './support/http.js';
 import { ROOT } from './support/paths.js';
-import { ADAPTERS } from './support/servers.js';
 import { start, stop } from './support/spawn.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -254,28 +253,15 @@ test('examples/blog :: one table under /blog, names unchanged, "search" unreacha
 });
 
 test('examples/blog :: the contract over HTTP, answered the same, byte for byte, on node and polka', async () => {
-  const runs: Array<[string, string[]]> = [];
-  for (const adapter of ADAPTERS) {
-    const running = await adapter.start(deterministicBlog().table);
-    try {
-      const { wires, sent } = await blogContract(running.url);
+  await sameWires(
+    (adapter) => adapter.start(deterministicBlog().table),
+    async (url) => {
+      const { wires, sent } = await blogContract(url);
       assert.ok(sent.length > 20, `only ${sent.length} links seen`);
-      for (const path of sent) assert.ok(path.startsWith('/blog/'), `${adapter.name} sent ${path}`);
-      runs.push([adapter.name, wires]);
-    } catch (error) {
-      (error as Error).message = `[${adapter.name}] ${(error as Error).message}`;
-      throw error;
-    } finally {
-      await running.close();
-    }
-  }
-  const [[firstName, first], ...rest] = runs as [[string, string[]], ...Array<[string, string[]]>];
-  for (const [name, wires] of rest) {
-    assert.is(wires.length, first.length, `${name} answered a different number of responses`);
-    wires.forEach((wire, i) =>
-      assert.is(wire, first[i], `${name} differs from ${firstName} at response ${i}`),
-    );
-  }
+      for (const path of sent) assert.ok(path.startsWith('/blog/'), `sent ${path}`);
+      return wires;
+    },
+  );
 });
 
 test('examples/blog :: main.ts serves the table on PORT and prints where', async () => {

@@ -3,7 +3,8 @@ import { byAge, type Post } from '../../examples/posts/post.js';
 import { POSTS_OPTIONS } from '../../examples/posts/app.js';
 import { json, raw, type RawRequest, type RawResponse } from './http.js';
 import { deterministicPosts } from './posts.js';
-import { ADAPTERS } from './servers.js';
+import type { Running } from '../../adapters/node.js';
+import { ADAPTERS, type AdapterUnderTest } from './servers.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const FORM_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -48,12 +49,23 @@ export function exchanges(
  * Runs a contract on every adapter, each serving a fresh deterministic example as main.ts does,
  * and asserts that they all answered the same bytes.
  */
-export async function sameOnEveryAdapter(contract: Contract): Promise<void> {
+export function sameOnEveryAdapter(contract: Contract): Promise<void> {
+  return sameWires(
+    (adapter) => adapter.start(deterministicPosts(), POSTS_OPTIONS),
+    (url) => contract(url, { deterministic: true }),
+  );
+}
+
+/** Runs `run` against a server `start` gives on every adapter, and asserts that they all answered the same bytes. */
+export async function sameWires(
+  start: (adapter: AdapterUnderTest) => Promise<Running>,
+  run: (url: string) => Promise<string[]>,
+): Promise<void> {
   const runs: Array<[string, string[]]> = [];
   for (const adapter of ADAPTERS) {
-    const running = await adapter.start(deterministicPosts(), POSTS_OPTIONS);
+    const running = await start(adapter);
     try {
-      runs.push([adapter.name, await contract(running.url, { deterministic: true })]);
+      runs.push([adapter.name, await run(running.url)]);
     } catch (error) {
       (error as Error).message = `[${adapter.name}] ${(error as Error).message}`;
       throw error;
