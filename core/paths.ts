@@ -124,6 +124,12 @@ function fill(route: Route, params: unknown, where: string): string {
       )) {
         throw new TypeError(`${where}: missing value for :${name} (a non-empty string or a finite number)`);
       }
+      // Browsers and URL parsers drop "." and ".." segments, even percent-encoded: no link could reach them.
+      if (value === '.' || value === '..') {
+        throw new TypeError(
+          `${where}: :${name} cannot be ${JSON.stringify(value)}: URL parsers resolve it as a dot segment, so no link could carry it`,
+        );
+      }
       return encodeURIComponent(value);
     })
     .join('/');

@@ -115,6 +115,11 @@ test('paths() :: JavaScript callers get TypeErrors naming the fix', () => {
     [() => loose.posts!.show!(), /paths\(\).posts.show: missing value for :post_id/],
     [() => loose.posts!.show!({ post_id: '' }), /missing value for :post_id/],
     [() => loose.posts!.show!({ post_id: Number.NaN }), /missing value for :post_id/],
+    [
+      () => loose.posts!.show!({ post_id: '..' }),
+      /:post_id cannot be "\.\.": URL parsers resolve it as a dot segment/,
+    ],
+    [() => loose.posts!.show!({ post_id: '.' }), /:post_id cannot be "\."/],
     [() => loose.posts!.show!({ post_id: {} }), /missing value for :post_id/],
     [
       () => loose.posts!.show!({ postid: 1 }),
