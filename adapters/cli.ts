@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat } from '../core/listing.js';
+import { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat } from '../core/table/listing.js';
 import { compile } from '../core/matcher/index.js';
 import { openapi } from '../core/openapi/index.js';
-import { routes } from '../core/table.js';
+import { routes } from '../core/table/table.js';
 import type { Route, RouteTable } from '../core/types.js';
 
 /** Where the CLI writes and which folder it resolves modules from; tests pass their own. */

@@ -7,12 +7,13 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Routable } from '../core/table.js';
+import type { Routable } from '../core/table/table.js';
 import { HttpError } from '../core/errors.js';
-import { renderError } from '../core/render.js';
+import { renderError } from '../core/response/render.js';
 import { onClientError } from './http/client-error.js';
 import { startDraining } from './http/connection.js';
-import { wholeNumber } from '../core/options.js';
+import { LIMITS } from '../core/util/limits.js';
+import { wholeNumber } from '../core/util/whole-number.js';
 import { createDispatcher, type DispatchOptions } from './http/dispatch.js';
 import { sendSafely, writeProblem } from './http/send.js';
 
@@ -76,12 +77,17 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
     requireHostHeader: boolean;
   };
   // At least 1 ms: zero would disable node's timer, and a disabled timer is what slowloris feeds on.
-  server.requestTimeout = wholeNumber('requestTimeout', options.requestTimeout ?? 30_000, 1, 'milliseconds');
-  const headersTimeout = options.headersTimeout ?? Math.min(10_000, server.requestTimeout);
+  server.requestTimeout = wholeNumber(
+    'requestTimeout',
+    options.requestTimeout ?? LIMITS.requestTimeout,
+    1,
+    'milliseconds',
+  );
+  const headersTimeout = options.headersTimeout ?? Math.min(LIMITS.headersTimeout, server.requestTimeout);
   server.headersTimeout = wholeNumber('headersTimeout', headersTimeout, 1, 'milliseconds');
   server.keepAliveTimeout = wholeNumber(
     'keepAliveTimeout',
-    options.keepAliveTimeout ?? 5_000,
+    options.keepAliveTimeout ?? LIMITS.keepAliveTimeout,
     1,
     'milliseconds',
   );
@@ -104,7 +110,7 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const shutdownTimeout = options.shutdownTimeout ?? 10_000;
+  const shutdownTimeout = options.shutdownTimeout ?? LIMITS.shutdownTimeout;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Routable } from '../core/table.js';
+import type { Routable } from '../core/table/table.js';
 import { FRONT } from './http/connection.js';
 import { createDispatcher, type DispatchOptions } from './http/dispatch.js';
 

@@ -1,4 +1,4 @@
-export { ACTIONS, ACTION_NAMES, type Action } from './actions.js';
+export { ACTIONS, ACTION_NAMES, type Action } from './define/actions.js';
 export {
   HttpError,
   RouteDefinitionError,
@@ -6,8 +6,8 @@ export {
   type HttpErrorOptions,
   type Problem,
 } from './errors.js';
-export { errorPage } from './error-page.js';
-export { isFormSubmission } from './forms.js';
+export { errorPage } from './response/error-page.js';
+export { isFormSubmission } from './request/accept.js';
 export {
   idParam,
   singular as singularize,
@@ -15,18 +15,18 @@ export {
   UNCOUNTABLE,
   type IdParam,
   type Singular,
-} from './inflect.js';
+} from './define/inflect.js';
 export {
   filterRoutes,
   formatRoutes,
   LISTING_FORMATS,
   type ListingFormat,
   type RouteFilter,
-} from './listing.js';
+} from './table/listing.js';
 export { compile, type Matcher, type MatcherOptions } from './matcher/index.js';
-export { negotiate, type Representations } from './negotiate.js';
+export { negotiate, type Representations } from './response/negotiate.js';
 export { openapi, type OpenApiInfo, type OpenApiOptions } from './openapi/index.js';
-export { escapeHtml, Html, trustedHtml, type HtmlValue } from './html.js';
+export { escapeHtml, Html, trustedHtml, type HtmlValue } from './response/html.js';
 export {
   bearer,
   guard,
@@ -38,13 +38,23 @@ export {
   type GuardLike,
   type GuardOptions,
   type GuardSecurity,
-} from './guards.js';
+} from './define/guards.js';
 export type { FromSchema, Infer } from './schema/infer.js';
 export { MESSAGE_KEYWORD, type FieldErrors } from './schema/messages.js';
 export type { StandardSchemaV1 } from './schema/standard.js';
-export { pathFor } from './path.js';
-export type { ErrorPage } from './render.js';
-export { Reply, Result, created, html, json, noContent, redirect, text, type ResultKind } from './reply.js';
+export { pathFor } from './table/path-for.js';
+export type { ErrorPage } from './response/render.js';
+export {
+  Reply,
+  Result,
+  created,
+  html,
+  json,
+  noContent,
+  redirect,
+  text,
+  type ResultKind,
+} from './response/reply.js';
 export {
   resource,
   singular,
@@ -60,13 +70,13 @@ export {
   type ResourceOptions,
   type SegmentOf,
   type SingularOptions,
-} from './resource.js';
-export type { ExtraMethod, Nestable } from './resource-options.js';
-export type { Nest, NewPath } from './nest.js';
-export { prefix, type Prefixed } from './prefix.js';
-export { paths, type Form, type PathHelper, type PathHelpers, type QueryValues } from './paths.js';
-export { shadows, unreachableIds, type Shadow } from './shadows.js';
-export { routes, tableOf, type ResourcesIn, type Routable, type Table } from './table.js';
+} from './define/resource.js';
+export type { ExtraMethod, Nestable } from './define/resource-options.js';
+export type { Nest, NewPath } from './define/nest.js';
+export { prefix, type Prefixed } from './table/prefix.js';
+export { paths, type Form, type PathHelper, type PathHelpers, type QueryValues } from './table/paths.js';
+export { shadows, unreachableIds, type Shadow } from './table/shadows.js';
+export { routes, tableOf, type ResourcesIn, type Routable, type Table } from './table/table.js';
 export type {
   ActionSchema,
   Handler,

@@ -1,9 +1,9 @@
-import type { Action } from './actions.js';
-import type { Guard } from './guards.js';
-import type { Reply, Result } from './reply.js';
+import type { Action } from './define/actions.js';
+import type { Guard } from './define/guards.js';
+import type { Reply, Result } from './response/reply.js';
 import type { StandardSchemaV1 } from './schema/standard.js';
 
-export type { Action } from './actions.js';
+export type { Action } from './define/actions.js';
 
 /** HTTP methods a route can answer. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bodyFormat, parseBody } from '../core/body.js';
+import { bodyFormat, parseBody } from '../core/request/parse-body.js';
 import { HttpError } from '../core/errors.js';
 
 function status(call: () => unknown): number | 'ok' {

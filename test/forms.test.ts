@@ -1,14 +1,9 @@
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { html, HttpError, resource } from '../core/index.js';
-import {
-  isCrossSite,
-  isFormSubmission,
-  isFormType,
-  isUrlencoded,
-  overriddenMethod,
-  trustedOrigins,
-} from '../core/forms.js';
+import { isFormSubmission } from '../core/request/accept.js';
+import { isCrossSite, isFormType, trustedOrigins } from '../core/request/cross-site.js';
+import { isUrlencoded, overriddenMethod } from '../core/request/method-override.js';
 import { json, raw, type RawRequest } from './support/http.js';
 import { startAll } from './support/servers.js';
 import { createListener, type ServeOptions } from '../adapters/node.js';

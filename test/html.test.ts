@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { escapeHtml, html, Html, Result, trustedHtml } from '../core/index.js';
-import { errorPage } from '../core/error-page.js';
+import { errorPage } from '../core/response/error-page.js';
 import { HttpError } from '../core/errors.js';
 
 test('html tag :: every interpolated value is escaped, in text and in attributes', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { idParam, IRREGULAR, singular, UNCOUNTABLE } from '../core/inflect.js';
+import { idParam, IRREGULAR, singular, UNCOUNTABLE } from '../core/define/inflect.js';
 import { ROOT, TSC } from './support/paths.js';
 
 const CASES: ReadonlyArray<[name: string, param: string | undefined]> = [

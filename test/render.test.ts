@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { created, html, HttpError, json, noContent, redirect, Reply, text } from '../core/index.js';
-import { renderError, renderMiss, renderResult } from '../core/render.js';
+import { renderError, renderMiss, renderResult } from '../core/response/render.js';
 
 const plain = (r: { status: number; headers: Record<string, string>; body: string }) => ({
   ...r,

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ACTION_NAMES, compile, resource, RouteDefinitionError, routes, type Route } from '../core/index.js';
-import { checkTable, shapeOf } from '../core/table.js';
+import { checkTable, shapeOf } from '../core/table/table.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };

@@ -1,4 +1,4 @@
-import type { NodeRequest } from './request.js';
+import type { NodeRequest } from './node-request.js';
 
 /** An async step under way (a handler, a guard, a schema check), for the timeout sweep. */
 interface Waiting {

@@ -1,14 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseBody } from '../../core/body.js';
+import { parseBody } from '../../core/request/parse-body.js';
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
-import { wholeNumber } from '../../core/options.js';
-import { originUrl, splitTarget, type Target } from '../../core/path.js';
-import { isThenable, renderError, renderMiss, renderResult, type Rendered } from '../../core/render.js';
-import { Reply } from '../../core/reply.js';
-import { tableOf, type Routable } from '../../core/table.js';
-import { CROSS_SITE, isCrossSite, isFormType, isUrlencoded, trustedOrigins } from '../../core/forms.js';
-import { ABORTED, BodyReader, headersOf, openBody, readHeaders, utf8Text, type BodyHeaders } from './body.js';
+import { wholeNumber } from '../../core/util/whole-number.js';
+import { originUrl, splitTarget, type Target } from '../../core/request/target.js';
+import { renderError, renderMiss, renderResult, type Rendered } from '../../core/response/render.js';
+import { isThenable } from '../../core/util/thenable.js';
+import { Reply } from '../../core/response/reply.js';
+import { tableOf, type Routable } from '../../core/table/table.js';
+import { CROSS_SITE, isCrossSite, isFormType, trustedOrigins } from '../../core/request/cross-site.js';
+import { isUrlencoded } from '../../core/request/method-override.js';
+import {
+  ABORTED,
+  BodyReader,
+  headersOf,
+  openBody,
+  readHeaders,
+  utf8Text,
+  type BodyHeaders,
+} from './body-reader.js';
 import { isBusy, occupy, release, waitTurn } from './connection.js';
 import { Deadlines } from './deadlines.js';
 import { formReader, originHeaders } from './form.js';
@@ -21,11 +31,11 @@ import {
   type AdapterOptions,
   type DispatchOptions,
   type NodeHandler,
-} from './options.js';
-import { checkRequest, NodeRequest } from './request.js';
+} from './settings.js';
+import { checkRequest, NodeRequest } from './node-request.js';
 import { send, sendSafely } from './send.js';
 
-export type { AdapterOptions, DispatchOptions, NodeHandler } from './options.js';
+export type { AdapterOptions, DispatchOptions, NodeHandler } from './settings.js';
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
 

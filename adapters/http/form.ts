@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyFormat, parseBody } from '../../core/body.js';
-import { overriddenMethod, type OriginHeaders } from '../../core/forms.js';
-import type { Target } from '../../core/path.js';
-import type { Rendered } from '../../core/render.js';
-import { ABORTED, BodyReader, tooLarge, utf8Text, type BodyHeaders } from './body.js';
+import { bodyFormat, parseBody } from '../../core/request/parse-body.js';
+import type { OriginHeaders } from '../../core/request/cross-site.js';
+import { overriddenMethod } from '../../core/request/method-override.js';
+import type { Target } from '../../core/request/target.js';
+import type { Rendered } from '../../core/response/render.js';
+import { ABORTED, BodyReader, tooLarge, utf8Text, type BodyHeaders } from './body-reader.js';
 import { occupy, release } from './connection.js';
-import type { NodeRequest } from './request.js';
+import type { NodeRequest } from './node-request.js';
 import { sendSafely } from './send.js';
 
 /** A urlencoded POST whose body is read before it is matched. */

@@ -1,8 +1,8 @@
 import { HttpError } from '../../core/errors.js';
-import type { Guard } from '../../core/guards.js';
+import type { Guard } from '../../core/define/guards.js';
 import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi/index.js';
-import type { Rendered } from '../../core/render.js';
-import { isThenable } from '../../core/render.js';
+import type { Rendered } from '../../core/response/render.js';
+import { isThenable } from '../../core/util/thenable.js';
 import {
   responseCheck,
   routeChecks,
@@ -14,7 +14,7 @@ import {
 import { fieldErrors } from '../../core/schema/messages.js';
 import type { Query, Route, RouteTable } from '../../core/types.js';
 import { ajvCompiler } from './ajv.js';
-import type { NodeRequest } from './request.js';
+import type { NodeRequest } from './node-request.js';
 
 /**
  * What a route asks of the request path besides its handler, prepared once per table: guards

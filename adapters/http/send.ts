@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_TITLES, type HttpError } from '../../core/errors.js';
-import { renderError, type Rendered } from '../../core/render.js';
+import { renderError, type Rendered } from '../../core/response/render.js';
 import { isDraining } from './connection.js';
 
 /** Statuses whose reason phrase in RFC 9110 differs from the one node writes. */

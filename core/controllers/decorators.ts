@@ -1,5 +1,5 @@
-import type { ResourceOptions, SingularOptions } from '../resource.js';
-import type { Nestable } from '../resource-options.js';
+import type { ResourceOptions, SingularOptions } from '../define/resource.js';
+import type { Nestable } from '../define/resource-options.js';
 
 /** A parent as a controller may name it: a resource, or another `@Resource` class. */
 export type ParentLike = Nestable | (abstract new (...args: never[]) => unknown);

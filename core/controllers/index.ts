@@ -7,12 +7,12 @@ import {
   type DependencyContainer,
   type InjectionToken,
 } from 'tsyringe';
-import { ACTION_NAMES } from '../actions.js';
+import { ACTION_NAMES } from '../define/actions.js';
 import { RouteDefinitionError, suggest } from '../errors.js';
-import { isThenable } from '../render.js';
-import type { Reply } from '../reply.js';
-import { build, type Resource } from '../resource.js';
-import type { Extras, Kind, PathOf, RequestOf, SevenOf } from '../resource-types.js';
+import { isThenable } from '../util/thenable.js';
+import type { Reply } from '../response/reply.js';
+import { build, type Resource } from '../define/resource.js';
+import type { Extras, Kind, PathOf, RequestOf, SevenOf } from '../define/resource-types.js';
 import type { Handler, Request } from '../types.js';
 import { resourceMetadata } from './decorators.js';
 import { parentNest } from './parents.js';

@@ -1,4 +1,4 @@
-import { NullObject } from '../null-object.js';
+import { NullObject } from '../util/null-object.js';
 import type { Match, Route } from '../types.js';
 
 /** What a match answers, and the code that builds answers with params. */

@@ -1,9 +1,10 @@
-import { wholeNumber } from '../options.js';
-import { isChecked } from '../table.js';
+import { LIMITS } from '../util/limits.js';
+import { wholeNumber } from '../util/whole-number.js';
+import { isChecked } from '../table/table.js';
 import type { Match, RouteTable } from '../types.js';
 import { builderFor, DECODE, NOT_FOUND, type Slot, type Walked } from './answers.js';
 import { matchDecoded, missed } from './decoded.js';
-import { generateWalk } from './generate.js';
+import { generateWalk } from './codegen/generate.js';
 import { interpreter } from './interpret.js';
 import { buildTree, slotFor } from './tree.js';
 
@@ -47,7 +48,7 @@ export interface MatcherOptions {
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
   // Generated code holds it as a literal, so only a whole number may be one.
-  const max = wholeNumber('maxParamLength', options.maxParamLength ?? 1024, 1);
+  const max = wholeNumber('maxParamLength', options.maxParamLength ?? LIMITS.maxParamLength, 1);
   const root = buildTree(table, isChecked(table));
   const answer = (slot: Slot, values: readonly string[]): Match =>
     slot.found ?? (slot.builder ??= builderFor(slot.route.params))(slot.route, values, max);

@@ -1,4 +1,4 @@
-import { checkRoute, duplicateRouteError } from '../table.js';
+import { checkRoute, duplicateRouteError } from '../table/table.js';
 import type { Route, RouteTable } from '../types.js';
 import { CACHED, EMPTY_PARAMS, type Slot } from './answers.js';
 import { wideLookup, type Lookup } from './wide.js';

@@ -1,5 +1,5 @@
 import { unsupported } from './answers.js';
-import { formatCode } from './format.js';
+import { formatCode } from './codegen/format.js';
 import { wideHash } from './hash.js';
 import { SLASH } from './segments.js';
 

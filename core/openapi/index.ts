@@ -1,9 +1,9 @@
-import { tableOf, type Routable } from '../table.js';
+import { tableOf, type Routable } from '../table/table.js';
 import type { Route } from '../types.js';
-import { overrideOperation } from './forms.js';
+import { OVERRIDE_METHODS } from '../request/method-override.js';
+import { overrideOperation } from './form-bodies.js';
 import {
   operation,
-  OVERRIDABLE,
   PROBLEM_SCHEMA,
   templatePath,
   type Json,
@@ -42,7 +42,7 @@ export function openapi(
       if (guard.security !== undefined) securitySchemes[guard.security.name] = guard.security.scheme;
     }
     item[route.method.toLowerCase()] = operation(route, options);
-    if (options.methodOverride !== false && OVERRIDABLE.has(route.method)) {
+    if (options.methodOverride !== false && OVERRIDE_METHODS.has(route.method)) {
       const list = overridden.get(key) ?? [];
       overridden.set(key, [...list, route]);
     }

@@ -1,5 +1,5 @@
-import { isAction, type Action } from '../actions.js';
-import { singular } from '../inflect.js';
+import { isAction, type Action } from '../define/actions.js';
+import { singular } from '../define/inflect.js';
 import { STATUS_TITLES } from '../errors.js';
 import type { ActionSchema, JsonSchema, Route } from '../types.js';
 
@@ -22,7 +22,6 @@ export type Json = { [key: string]: unknown };
 
 const HTML_PAGE = { 'text/html': { schema: { type: 'string', description: 'An HTML page.' } } };
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-export const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 
 export const PROBLEM_SCHEMA: JsonSchema = {
   type: 'object',

@@ -1,5 +1,5 @@
 import { RouteDefinitionError } from '../errors.js';
-import { isThenable } from '../render.js';
+import { isThenable } from '../util/thenable.js';
 import type { JsonSchema, Route } from '../types.js';
 import { fieldErrors, type FieldErrors, type SchemaError } from './messages.js';
 import { coerceFields, standardIssues, type StandardSchemaV1 } from './standard.js';

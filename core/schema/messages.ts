@@ -1,4 +1,4 @@
-import { NullObject } from '../null-object.js';
+import { NullObject } from '../util/null-object.js';
 
 /** Messages per field path (`title`, `tags.0`, `''` for the value itself): the `errors` of a 400 or 422 problem. */
 export type FieldErrors = Record<string, string[]>;

@@ -1,5 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { NullObject } from '../null-object.js';
+import { NullObject } from '../util/null-object.js';
 import type { FieldErrors } from './messages.js';
 
 export type { StandardSchemaV1 } from '@standard-schema/spec';

@@ -1,0 +1,156 @@
+import { HttpError, RouteDefinitionError } from '../errors.js';
+import { isThenable } from '../util/thenable.js';
+import type { Request } from '../types.js';
+
+/** How OpenAPI describes what a guard asks for (a Security Scheme Object), under a name. */
+export interface GuardSecurity {
+  /** The key in `components.securitySchemes`, e.g. `bearer`. */
+  readonly name: string;
+  /** The Security Scheme Object, e.g. `{ type: 'http', scheme: 'bearer' }`. */
+  readonly scheme: Readonly<Record<string, unknown>>;
+  /** The guard lets requests without credentials through (OpenAPI lists `{}` beside the scheme). */
+  readonly optional?: boolean;
+}
+
+/**
+ * A guard as a route keeps it: data for the listing and OpenAPI (its name, the statuses it
+ * answers with, its security scheme) and the check that runs before the body is read. A check
+ * refuses by throwing an `HttpError` (401, 403…); an object it returns is merged into
+ * `req.context`, typed for the handler as `Added`.
+ */
+export interface Guard<Added extends object = {}> {
+  readonly name: string;
+  // The request is typed loosely here: a guard may read what the guards before it added.
+  readonly check: (req: Request<any, any, any, any>) => Added | void | PromiseLike<Added | void>;
+  /** Statuses its refusals use, for OpenAPI; default `[401, 403]`. */
+  readonly errors: readonly number[];
+  readonly security?: GuardSecurity;
+}
+
+/** What `before` takes: a `guard()`, or a named function `(req) => void | object` (its name is the guard's). */
+export type GuardLike = Guard<any> | ((req: Request<any, any, any, any>) => unknown);
+
+/** The guards of a resource: for every action, or per action. */
+export type Before = readonly GuardLike[] | { readonly [action: string]: readonly GuardLike[] | undefined };
+
+/** The object a check's result adds to `req.context`: nothing for `void` (or a check that only throws). */
+export type Added<R> = [Exclude<Awaited<R>, void | undefined | null>] extends [never]
+  ? {}
+  : Exclude<Awaited<R>, void | undefined | null> extends object
+    ? Exclude<Awaited<R>, void | undefined | null>
+    : {};
+
+/** What a guard adds to `req.context`. */
+export type AddedBy<G> = G extends Guard<infer A> ? A : G extends (req: any) => infer R ? Added<R> : {};
+
+/** The context a list of guards builds, each one's additions together. */
+export type ContextOf<L> = L extends readonly []
+  ? {}
+  : L extends readonly [infer G, ...infer Rest]
+    ? AddedBy<G> & ContextOf<Rest>
+    : L extends readonly (infer G)[]
+      ? Partial<AddedBy<G>>
+      : {};
+
+export interface GuardOptions {
+  readonly errors?: readonly number[];
+  readonly security?: GuardSecurity;
+}
+
+/**
+ * Names a check as a guard: `guard('admin', (req) => { if (!isAdmin(req)) throw new
+ * HttpError(403) })`. The name is what the route listing shows.
+ */
+export function guard<R>(
+  name: string,
+  check: (req: Request<any, any, any, any>) => R | PromiseLike<R>,
+  options: GuardOptions = {},
+): Guard<Added<R>> {
+  if (typeof name !== 'string' || name === '')
+    throw new TypeError('guard(name, check): name must be a non-empty string');
+  if (typeof check !== 'function')
+    throw new TypeError(`guard(${JSON.stringify(name)}): check must be a function`);
+  const made = { name, check, errors: Object.freeze([...(options.errors ?? [401, 403])]) };
+  return Object.freeze(
+    options.security === undefined ? made : { ...made, security: options.security },
+  ) as never;
+}
+
+/** A `before` entry as a route keeps it; `where` names the resource for the error. */
+export function toGuard(given: unknown, where: { resource: string; action?: string }): Guard<any> {
+  const which = `resource(${JSON.stringify(where.resource)}): a guard${where.action ? ` of ${where.resource}#${where.action}` : ''}`;
+  if (typeof given === 'function') {
+    if (given.name === '') {
+      throw new RouteDefinitionError(
+        `${which} is an anonymous function; give it a name (function auth(req) {…}) or wrap it: guard('auth', check)`,
+        where,
+      );
+    }
+    return guard(given.name, given as (req: Request) => unknown);
+  }
+  if (
+    given !== null &&
+    typeof given === 'object' &&
+    typeof (given as Guard).check === 'function' &&
+    typeof (given as Guard).name === 'string'
+  )
+    return given as Guard<any>;
+  throw new RouteDefinitionError(
+    `${which} must be a function or a guard(), got ${given === null ? 'null' : typeof given}`,
+    where,
+  );
+}
+
+export interface BearerOptions<Added extends object> {
+  /**
+   * Whether the token is good: `true` or an object to add to `req.context` (the user) lets the
+   * request through, `false`/`undefined` answers `401` with `error="invalid_token"`.
+   */
+  readonly verify: (
+    token: string,
+    req: Request,
+  ) => Added | boolean | undefined | PromiseLike<Added | boolean | undefined>;
+  /** The realm named in `WWW-Authenticate`. */
+  readonly realm?: string;
+  /** The guard's name in the listing and the security scheme's in OpenAPI; default `bearer`. */
+  readonly name?: string;
+}
+
+// A token68 (RFC 7235): what a Bearer credential may be.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * A guard for `Authorization: Bearer <token>` (RFC 6750): no credentials is `401` with
+ * `WWW-Authenticate: Bearer`, a malformed header `400`, a token `verify` refuses `401` with
+ * `error="invalid_token"`. OpenAPI gets an `http` `bearer` security scheme.
+ */
+export function bearer<Added extends object = {}>(options: BearerOptions<Added>): Guard<Added> {
+  if (options === null || typeof options !== 'object' || typeof options.verify !== 'function')
+    throw new TypeError('bearer({ verify }): verify must be a function from the token to true or the user');
+  const name = options.name ?? 'bearer';
+  const realm = options.realm === undefined ? '' : ` realm=${JSON.stringify(options.realm)}`;
+  const refuse = (status: 400 | 401, detail: string, error?: string): HttpError =>
+    new HttpError(status, detail, {
+      headers: {
+        'WWW-Authenticate': `Bearer${realm}${error === undefined ? '' : `${realm ? ',' : ''} error="${error}"`}`,
+      },
+    });
+  const admit = (verdict: Added | boolean | undefined): Added | void => {
+    if (verdict === false || verdict === undefined || verdict === null)
+      throw refuse(401, 'the bearer token is not valid', 'invalid_token');
+    return verdict === true ? undefined : verdict;
+  };
+  const check = (req: Request): Added | void | PromiseLike<Added | void> => {
+    const header = req.headers.authorization;
+    if (header === undefined) throw refuse(401, 'this action needs an Authorization: Bearer <token> header');
+    const match = typeof header === 'string' ? BEARER.exec(header) : null;
+    if (match === null)
+      throw refuse(400, 'the Authorization header must be "Bearer <token>"', 'invalid_request');
+    const verdict = options.verify(match[1]!, req);
+    return isThenable(verdict) ? verdict.then(admit) : admit(verdict);
+  };
+  return guard(name, check, {
+    errors: [400, 401],
+    security: { name, scheme: { type: 'http', scheme: 'bearer' } },
+  }) as unknown as Guard<Added>;
+}

@@ -1,0 +1,98 @@
+import { ACTIONS, type Action } from './actions.js';
+import type { HttpMethod } from '../types.js';
+
+/**
+ * Where a resource's routes go: the one path builder behind `resource()`, `singular()` and
+ * controllers. A nest is plain data: its collection path (`/posts/:post_id/comments`), its
+ * member path (`/posts/:post_id/comments/:comment_id`, or `/comments/:comment_id` when shallow),
+ * and the params of each, in path order. A child resource nests under its parent's member path.
+ */
+export interface Nest {
+  readonly name: string;
+  /** `plural` resources have an id and an index; a `singular` one (`/profile`) has neither. */
+  readonly kind: 'plural' | 'singular';
+  readonly collectionPath: string;
+  readonly collectionParams: readonly string[];
+  /** Where show, edit, update, destroy and member actions live, and where children nest. */
+  readonly memberPath: string;
+  readonly memberParams: readonly string[];
+  /** The member path under the parent whatever `shallow` says: where `new` lives. */
+  readonly nestedMemberPath: string;
+  readonly nestedMemberParams: readonly string[];
+}
+
+/** A path pattern and the params it names, in order. */
+export interface Place {
+  readonly path: string;
+  readonly params: readonly string[];
+}
+
+/** The nest of a resource from its URL segment, id param (plural only), parent and `shallow`. */
+export function nestOf(
+  name: string,
+  kind: 'plural' | 'singular',
+  segment: string,
+  param: string | undefined,
+  parent: Nest | undefined,
+  shallow: boolean,
+): Nest {
+  const base = parent?.memberPath ?? '';
+  const baseParams = parent?.memberParams ?? NONE;
+  const collectionPath = `${base}/${segment}`;
+  if (kind === 'singular' || param === undefined) {
+    return Object.freeze({
+      name,
+      kind,
+      collectionPath,
+      collectionParams: baseParams,
+      memberPath: collectionPath,
+      memberParams: baseParams,
+      nestedMemberPath: collectionPath,
+      nestedMemberParams: baseParams,
+    });
+  }
+  const nestedMemberPath = `${collectionPath}/:${param}`;
+  const nestedMemberParams = Object.freeze([...baseParams, param]);
+  return Object.freeze({
+    name,
+    kind,
+    collectionPath,
+    collectionParams: baseParams,
+    memberPath: shallow ? `/${segment}/:${param}` : nestedMemberPath,
+    memberParams: shallow ? Object.freeze([param]) : nestedMemberParams,
+    nestedMemberPath,
+    nestedMemberParams,
+  });
+}
+
+/** Where `new` goes: under the member (`/posts/:post_id/new`, the spec's), or beside the collection (Rails' `/posts/new`). */
+export type NewPath = 'member' | 'collection';
+
+/** The path of one of the seven actions in a nest. */
+export function sevenPlace(nest: Nest, action: Action, newPath: NewPath): Place {
+  const shape = ACTIONS[action];
+  if (nest.kind === 'singular')
+    return { path: nest.collectionPath + shape.suffix, params: nest.collectionParams };
+  if (action === 'new') {
+    return newPath === 'collection'
+      ? { path: `${nest.collectionPath}/new`, params: nest.collectionParams }
+      : { path: `${nest.nestedMemberPath}/new`, params: nest.nestedMemberParams };
+  }
+  return shape.member
+    ? { path: nest.memberPath + shape.suffix, params: nest.memberParams }
+    : { path: nest.collectionPath, params: nest.collectionParams };
+}
+
+/** The path of an extra action: `/posts/search` on the collection, `/posts/:post_id/publish` on a member. */
+export function extraPlace(nest: Nest, action: string, on: 'member' | 'collection'): Place {
+  return on === 'member'
+    ? { path: `${nest.memberPath}/${action}`, params: nest.memberParams }
+    : { path: `${nest.collectionPath}/${action}`, params: nest.collectionParams };
+}
+
+/** Whether a request with this method has its body read before the handler runs (extra actions by their method). */
+export function readsBody(method: HttpMethod): boolean {
+  return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
+
+const NONE: readonly string[] = Object.freeze([]);

@@ -1,0 +1,188 @@
+import type { Action } from './actions.js';
+import type { ContextOf } from './guards.js';
+import type { IdParam } from './inflect.js';
+import type { Nest } from './nest.js';
+import type { Reply } from '../response/reply.js';
+import type { Infer } from '../schema/infer.js';
+import type { Params, Query, Request, Route, RouteTable } from '../types.js';
+
+/**
+ * The types `resource()` and `singular()` compute from their arguments, with no codegen: each
+ * action's path pattern (nesting, shallow, extra actions, newPath), and from it and the
+ * options' schemas and guards, the request each handler receives.
+ */
+
+/** Plural resources have an id and an index; a singular one (`/profile`) neither. */
+export type Kind = 'plural' | 'singular';
+
+/** The id param a resource's options give it: `options.param`, else the inflected `post_id`. */
+export type ParamOf<N extends string, O> = O extends { readonly param: infer P extends string }
+  ? P
+  : IdParam<N>;
+/** The URL segment a resource's options give it: `options.path`, else its name. */
+export type SegmentOf<N extends string, O> = O extends { readonly path: infer S extends string } ? S : N;
+
+// Where a child nests: its parent's member path, '' for a top-level resource.
+type Base<O> = O extends { readonly parent: { readonly memberPath: infer M extends string } } ? M : '';
+type CollectionPath<N extends string, O> = `${Base<O>}/${SegmentOf<N, O>}`;
+type NestedMember<N extends string, O> = `${CollectionPath<N, O>}/:${ParamOf<N, O>}`;
+
+/** Where a resource's member routes live (and its children nest): `/posts/:post_id`, `/comments/:comment_id` when shallow, `/profile`. */
+export type MemberPathOf<K extends Kind, N extends string, O> = K extends 'singular'
+  ? CollectionPath<N, O>
+  : O extends { readonly shallow: true }
+    ? `/${SegmentOf<N, O>}/:${ParamOf<N, O>}`
+    : NestedMember<N, O>;
+
+type Keys<T> = T extends object ? Extract<keyof T, string> : never;
+/** The extra collection actions `O` declares. */
+export type CollectionActions<O> = O extends { readonly collection: infer C } ? Keys<C> : never;
+/** The extra member actions `O` declares. */
+export type MemberActions<O> = O extends { readonly member: infer M } ? Keys<M> : never;
+/** Every extra action `O` declares. */
+export type Extras<O> = CollectionActions<O> | MemberActions<O>;
+
+/** The path pattern of action `A`: `PathOf<'plural', 'edit', 'posts', {}>` is `/posts/:post_id/edit`. */
+export type PathOf<K extends Kind, A extends string, N extends string, O> = K extends 'singular'
+  ? A extends 'new' | 'edit' | MemberActions<O>
+    ? `${CollectionPath<N, O>}/${A}`
+    : CollectionPath<N, O>
+  : A extends 'index' | 'create'
+    ? CollectionPath<N, O>
+    : A extends 'new'
+      ? O extends { readonly newPath: 'collection' }
+        ? `${CollectionPath<N, O>}/new`
+        : `${NestedMember<N, O>}/new`
+      : A extends 'edit'
+        ? `${MemberPathOf<K, N, O>}/edit`
+        : A extends 'show' | 'update' | 'destroy'
+          ? MemberPathOf<K, N, O>
+          : A extends CollectionActions<O>
+            ? `${CollectionPath<N, O>}/${A}`
+            : `${MemberPathOf<K, N, O>}/${A}`;
+
+/** The path pattern of one of the seven actions of a top-level resource: `ActionPath<'edit', 'posts', 'post_id'>`. */
+export type ActionPath<A extends Action, Segment extends string, P extends string> = PathOf<
+  'plural',
+  A,
+  Segment,
+  { readonly param: P }
+>;
+
+/** The schemas `O` declares for action `A`, or `{}`. */
+export type SchemaFor<O, A extends string> = O extends { readonly schemas: infer S }
+  ? A extends keyof S
+    ? S[A]
+    : {}
+  : {};
+
+/** The guards that run before action `A`: `before` itself when it is a list, else its entry for `A`. */
+export type GuardsFor<O, A extends string> = O extends { readonly before: infer B }
+  ? B extends readonly unknown[]
+    ? B
+    : A extends keyof B
+      ? B[A]
+      : []
+  : [];
+
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+
+/** Path params as a params schema types them (`post_id: number`), the others as strings; all always present. */
+export type ParamsFrom<Path extends string, S> = S extends { readonly params: infer X }
+  ? Flat<{
+      readonly [K in keyof Params<Path>]: K extends keyof Infer<X> ? Exclude<Infer<X>[K], undefined> : string;
+    }>
+  : Params<Path>;
+/** The query as a query schema types it, else the parsed `Query`. */
+export type QueryFrom<S> = S extends { readonly query: infer X } ? Infer<X> : Query;
+/** The body as a body schema types it, else `unknown`. */
+export type BodyFrom<S> = S extends { readonly body: infer X } ? Infer<X> : unknown;
+
+// A parent the types cannot see into (a controller class): its params are there, as strings, unnamed.
+type ParentParams<O> = O extends { readonly parent: infer R }
+  ? R extends { readonly memberPath: string }
+    ? {}
+    : { readonly [param: string]: string }
+  : {};
+
+/** The request a handler of action `A` at `Path` receives, typed from the path, its schemas and its guards. */
+export type RequestOf<A extends string, Path extends string, O> = Request<
+  ParamsFrom<Path, SchemaFor<O, A>> & ParentParams<O>,
+  QueryFrom<SchemaFor<O, A>>,
+  BodyFrom<SchemaFor<O, A>>,
+  Flat<ContextOf<GuardsFor<O, A>>>
+>;
+
+/** The actions a kind of resource has before extras: a singular resource has no index. */
+export type SevenOf<K extends Kind> = K extends 'singular' ? Exclude<Action, 'index'> : Action;
+
+/** The handlers object of a resource: each action's handler sees its path params, schemas and guards' context. */
+export type Handlers<K extends Kind, N extends string, O = {}> = {
+  readonly [A in SevenOf<K> | Extras<O>]?:
+    ((req: RequestOf<A, PathOf<K, A, N, O>, O>, res: Reply) => unknown) | undefined;
+};
+
+/** Handler keys that name no action: each one's type is the fix, so the handler fails to compile there. */
+export type UnknownKeys<K extends Kind, H, O> = {
+  readonly [Key in Exclude<keyof H, SevenOf<K> | Extras<O>>]: Key extends 'index'
+    ? `a singular resource has no index: remove it`
+    : `'${Key & string}' is not an action: use one of the seven, or declare it in options.member or options.collection`;
+};
+
+type Misnamed<K extends Kind, O, T> = {
+  readonly [
+    A in Exclude<keyof T, SevenOf<K> | Extras<O>>
+  ]: `'${A & string}' is not an action of this resource`;
+};
+/** Keys of `schemas` and `before` that name no action of the resource: each one's type is the fix. */
+export type OptionsCheck<K extends Kind, O> = (O extends { readonly schemas: infer S }
+  ? { readonly schemas: Misnamed<K, O, S> }
+  : unknown) &
+  (O extends { readonly before: infer B }
+    ? [B] extends [readonly unknown[]]
+      ? unknown
+      : { readonly before: Misnamed<K, O, B> }
+    : unknown);
+
+/** Extra actions declared with no handler: required here, so the handlers object fails to compile without them. */
+export type MissingHandlers<H, O> = {
+  readonly [Key in Exclude<Extras<O>, keyof H>]: (req: never, res: never) => unknown;
+};
+
+type Only<O> = O extends { readonly only: readonly (infer A)[] } ? A : Action;
+type Except<O> = O extends { readonly except: readonly (infer A)[] } ? A : never;
+/** The actions that get routes: the seven with handlers narrowed by only/except, and every extra. */
+export type Kept<H, O> = Exclude<Extract<keyof H, Action> & Only<O>, Except<O>> | (Extras<O> & keyof H);
+
+// A name the inflection rule cannot read (people2, inbox) must come with an explicit param.
+export type NameCheck<N extends string, O> = [ParamOf<N, O>] extends [never]
+  ? { readonly 'cannot tell the singular of this name: pass options.param': N }
+  : unknown;
+
+/** The path pattern of every action a resource routes, by action. */
+export type PathsOf<K extends Kind, A extends string, N extends string, O> = {
+  readonly [X in A]: PathOf<K, X, N, O>;
+};
+
+/** A resource: its name, where it nests, and the route table it produced. */
+export interface Resource<
+  N extends string = string,
+  R extends { readonly [action: string]: string } = { readonly [action: string]: string },
+  M extends string = string,
+  P extends string | undefined = string | undefined,
+> {
+  readonly name: N;
+  readonly kind: Kind;
+  /** The id param (`post_id`); `undefined` for a singular resource. */
+  readonly param: P;
+  /** Its own URL segment, e.g. `posts`. */
+  readonly path: string;
+  /** Where its member routes live and its children nest, e.g. `/posts/:post_id`. */
+  readonly memberPath: M;
+  /** Its paths as data, for `parent:` and controllers. */
+  readonly nest: Nest;
+  /** The routes in table order (the seven's order, then collection and member extras). */
+  readonly routes: RouteTable;
+  /** The same routes keyed by action, typed by their path, for `pathFor()` and `paths()`. */
+  readonly actions: { readonly [A in keyof R]: Route<R[A]> };
+}

@@ -1,0 +1,87 @@
+import { parsePairs } from './parse-body.js';
+import { preferredType } from './accept.js';
+import { NullObject } from '../util/null-object.js';
+import type { Headers, Query, Request, Route } from '../types.js';
+
+const EMPTY_QUERY: Query = Object.freeze(new NullObject());
+const NO_HEADERS: Headers = Object.freeze(new NullObject());
+
+/**
+ * The request object handlers receive; the same class behind both adapters, which subclass
+ * it only to hand over the headers and say when the client goes away.
+ */
+export class IncomingRequest<P = Readonly<Record<string, string>>> implements Request<P> {
+  body: unknown = undefined;
+  #search: string;
+  #query: Query | undefined = undefined;
+  #context: Record<string, unknown> | undefined = undefined;
+  #controller: AbortController | undefined = undefined;
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly path: string,
+    search: string,
+    public params: P,
+    readonly route: Route,
+  ) {
+    this.#search = search;
+  }
+
+  // node builds its headers object on first use, so it is asked for only when a handler looks.
+  get headers(): Headers {
+    return this.readHeaders();
+  }
+
+  /** The request headers, lower-cased; adapters supply them. */
+  protected readHeaders(): Headers {
+    return NO_HEADERS;
+  }
+
+  // Most handlers never read the query, so it is parsed on first use.
+  get query(): Query {
+    return (this.#query ??= this.#search === '' ? EMPTY_QUERY : parsePairs(this.#search, false));
+  }
+
+  /** Replaces the parsed query with the one its schema checked (coerced, defaults applied). */
+  set query(checked: Query) {
+    this.#query = checked;
+  }
+
+  /** A fresh, writable copy of the query for a schema to coerce and fill in: the empty query is shared and frozen. */
+  queryFields(): Record<string, unknown> {
+    const query = this.query;
+    return query === EMPTY_QUERY ? new NullObject() : (query as Record<string, unknown>);
+  }
+
+  // Only guarded routes put anything here, so the object exists once someone asks.
+  get context(): Record<string, unknown> {
+    return (this.#context ??= new NullObject());
+  }
+
+  // Most handlers never look at the signal, so the controller exists only once one does.
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = (this.#controller = new AbortController());
+      this.watch((reason) => controller.abort(reason));
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts `signal` (if a handler asked for it): the answer is no longer wanted. */
+  abort(reason: unknown): void {
+    this.#controller?.abort(reason);
+  }
+
+  /** Adapters call `abort` when the client goes away; the pure core knows no clients. */
+  protected watch(_abort: (reason: unknown) => void): void {}
+
+  accepts(...types: string[]): string | false {
+    return preferredType(this.headers.accept, types);
+  }
+
+  toJSON(): object {
+    const { method, url, params, query, body } = this;
+    return { method, url, route: this.route.name, params, query, body };
+  }
+}

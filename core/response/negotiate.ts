@@ -1,0 +1,45 @@
+import { preferredType } from '../request/accept.js';
+import { Html } from './html.js';
+import { Result } from './reply.js';
+
+/**
+ * One action's representations by media type, the server's preference first:
+ * `{ 'application/json': () => post, 'text/html': () => showPage(post) }`. Each gives a `Result`,
+ * `Html` (sent as `text/html`), or a value (sent as JSON).
+ */
+export type Representations = Readonly<Record<string, () => unknown>>;
+
+/**
+ * Answers with the representation the client's `Accept` prefers, with `Vary: Accept` so caches
+ * keep them apart. No header, `*\/*`, or nothing acceptable: the first one (a server may send
+ * a default rather than 406, RFC 9110 §12.5.1).
+ */
+export function negotiate(
+  req: { readonly headers: { readonly accept?: string | string[] | undefined } },
+  representations: Representations,
+): Result {
+  const types = Object.keys(representations);
+  if (types.length === 0) throw new TypeError('negotiate() needs at least one representation');
+  const chosen = preferredType(req.headers.accept, types) || types[0]!;
+  return varyOnAccept(asResult(representations[chosen]!(), chosen));
+}
+
+function asResult(out: unknown, type: string): Result {
+  if (out instanceof Result) return out;
+  if (out instanceof Html) return new Result(200, 'html', out.toString());
+  if (out === undefined) return new Result(204, 'empty', undefined);
+  if (type === 'text/html')
+    throw new TypeError('a text/html representation must give Html (the html tag) or a Result');
+  return new Result(200, 'json', out);
+}
+
+/** The result with `Accept` added to its `Vary` header. */
+export function varyOnAccept(result: Result): Result {
+  const headers: Record<string, string> = { ...result.headers };
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'vary');
+  const vary = name === undefined ? undefined : headers[name];
+  if (name !== undefined) delete headers[name];
+  headers.Vary =
+    vary === undefined ? 'Accept' : /(^|,)\s*(accept|\*)\s*(,|$)/i.test(vary) ? vary : `${vary}, Accept`;
+  return new Result(result.status, result.kind, result.body, headers);
+}

@@ -1,0 +1,133 @@
+import { HttpError } from '../errors.js';
+import type { Match, Request } from '../types.js';
+import { errorPage as defaultErrorPage } from './error-page.js';
+import type { Html } from './html.js';
+import { preferredType } from '../request/accept.js';
+import { NullObject } from '../util/null-object.js';
+import { Result } from './reply.js';
+
+/** A response ready to write: what both adapters send, byte for byte. */
+export interface Rendered {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** The body text; empty for `204`, redirects and bodiless results. */
+  readonly body: string;
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+const CONTENT_TYPES = {
+  json: JSON_CONTENT_TYPE,
+  html: 'text/html; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+} as const;
+
+/**
+ * Turns what a handler returned into a response: a `Result` as it says, `undefined` as
+ * `204`, anything else as `200` JSON. Headers added through `Reply.header()` come last.
+ */
+export function renderResult(out: unknown, added: Record<string, string> | null): Rendered {
+  // A plain value is the common case: it needs no Result around it.
+  if (!(out instanceof Result) && out !== undefined && added === null) {
+    const headers: Record<string, string> = new NullObject();
+    headers['Content-Type'] = JSON_CONTENT_TYPE;
+    return { status: 200, headers, body: stringify(out) };
+  }
+  const result = out instanceof Result ? out : out === undefined ? NO_CONTENT : new Result(200, 'json', out);
+  const headers: Record<string, string> = new NullObject();
+  let body = '';
+  if (result.kind !== 'empty') {
+    body = result.kind === 'json' ? stringify(result.body) : String(result.body);
+    headers['Content-Type'] = CONTENT_TYPES[result.kind];
+  }
+  if (result.headers !== undefined) mergeHeaders(headers, result.headers);
+  if (added !== null) mergeHeaders(headers, added);
+  return { status: result.status, headers, body };
+}
+
+/** Sets headers over others whatever their letter case, so `content-type` replaces `Content-Type`. */
+function mergeHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
+  for (const name of Object.keys(source)) {
+    let lower: string | undefined;
+    for (const existing of Object.keys(target)) {
+      // Lengths differ for almost every pair, which settles it without lower-casing either name.
+      if (existing === name || existing.length !== name.length) continue;
+      if (existing.toLowerCase() === (lower ??= name.toLowerCase())) delete target[existing];
+    }
+    target[name] = source[name]!;
+  }
+}
+
+const NO_CONTENT = new Result(204, 'empty', undefined);
+
+function stringify(value: unknown): string {
+  const text = JSON.stringify(value);
+  // JSON.stringify answers undefined for functions and symbols: a handler bug, not a response.
+  if (text === undefined) throw new TypeError(`handler returned a ${typeof value}, which has no JSON form`);
+  return text;
+}
+
+/**
+ * Turns a thrown value into a problem+json response, or into an HTML page when `accept` (the
+ * request's Accept header, when known) prefers HTML, as a browser's does. An `HttpError` speaks
+ * for itself; anything else is a bare `500` that reveals no message, stack or path.
+ */
+export function renderError(
+  err: unknown,
+  accept?: string | string[],
+  errorPage: ErrorPage = defaultErrorPage,
+  request?: Request,
+): Rendered {
+  const error = err instanceof HttpError ? err : INTERNAL;
+  const headers: Record<string, string> = new NullObject();
+  let body: string;
+  if (accept !== undefined && preferredType(accept, ERROR_TYPES) === 'text/html') {
+    headers['Content-Type'] = CONTENT_TYPES.html;
+    body = errorPage(error, request).toString();
+  } else {
+    headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
+    body = JSON.stringify(error.toProblem());
+  }
+  // The answer depends on Accept whenever one was sent, so caches must keep the two apart.
+  if (accept !== undefined) headers.Vary = 'Accept';
+  if (error.headers !== undefined) mergeHeaders(headers, error.headers);
+  return { status: error.status, headers, body };
+}
+
+// problem+json first: a client that takes anything gets the machine-readable answer.
+const ERROR_TYPES = [PROBLEM_CONTENT_TYPE, 'application/json', 'text/html'];
+
+const INTERNAL = new HttpError(500);
+
+/** Renders the HTML page a browser gets for an error (the `errorPage` option of both adapters). */
+export type ErrorPage = (error: HttpError, request?: Request<any, any, any, any>) => Html;
+
+/**
+ * The answer to a request no route serves: `204` + `Allow` for OPTIONS on a known path,
+ * `405` + `Allow` for another method there, `404` for an unknown path, `400` for a path
+ * that cannot be read.
+ */
+export function renderMiss(
+  match: Exclude<Match, { kind: 'found' }>,
+  method: string,
+  accept?: string | string[],
+  errorPage?: ErrorPage,
+): Rendered {
+  switch (match.kind) {
+    case 'method-not-allowed':
+      if (method === 'OPTIONS') return { status: 204, headers: { Allow: match.allow }, body: '' };
+      return renderError(
+        new HttpError(405, `${method} is not allowed here; allowed: ${match.allow}`, {
+          headers: { Allow: match.allow },
+        }),
+        accept,
+        errorPage,
+      );
+    case 'not-found':
+      return renderError(NOT_FOUND, accept, errorPage);
+    case 'bad-request':
+      return renderError(new HttpError(400, match.detail), accept, errorPage);
+  }
+}
+
+const NOT_FOUND = new HttpError(404, 'no route matches this path');

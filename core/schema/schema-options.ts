@@ -1,0 +1,87 @@
+import { RouteDefinitionError, suggest } from '../errors.js';
+import { NullObject } from '../util/null-object.js';
+import { byAction, describe } from '../define/describe.js';
+import { type CheckedOptions, type RouteSchemas } from '../define/resource-options.js';
+import type { ActionSchema, JsonSchema } from '../types.js';
+import { isStandardSchema, standardJsonSchema, type StandardSchemaV1 } from './standard.js';
+
+/** The checks of `options.schemas`: known keys per action, each part JSON Schema or converted to it. */
+
+const SCHEMA_KEYS = ['summary', 'params', 'query', 'body', 'response', 'errors', 'html', 'seeOther'] as const;
+
+export function checkSchemas(
+  call: string,
+  name: string,
+  schemas: unknown,
+  actions: ReadonlyMap<string, boolean>,
+): CheckedOptions['schemas'] {
+  const checked: { [action: string]: RouteSchemas } = new NullObject();
+  if (schemas === undefined) return checked;
+  for (const [action, schema] of byAction(call, name, 'schemas', schemas, '{ create: { body } }', actions)) {
+    checked[action] = actionSchemas(call, name, action, schema, actions.get(action) === true);
+  }
+  return checked;
+}
+
+/** One action's schemas: known keys only, each part JSON Schema or a Standard Schema converted to it. */
+function actionSchemas(
+  call: string,
+  name: string,
+  action: string,
+  schema: unknown,
+  body: boolean,
+): RouteSchemas {
+  const where = { resource: name, action };
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    throw new RouteDefinitionError(
+      `${call}: the schema of ${name}#${action} must be an object such as { body, response }`,
+      where,
+    );
+  }
+  const out: Record<string, unknown> = {};
+  const standard: { [P in 'params' | 'query' | 'body']?: StandardSchemaV1 } = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!(SCHEMA_KEYS as readonly string[]).includes(key)) {
+      throw new RouteDefinitionError(
+        `${call}: the schema of ${name}#${action} has unknown key "${key}"${suggest(key, SCHEMA_KEYS)}; keys are ${SCHEMA_KEYS.join(', ')}`,
+        where,
+      );
+    }
+    if (value === undefined) continue;
+    if (key === 'params' || key === 'query' || key === 'body' || key === 'response') {
+      if (key === 'body' && !body) {
+        throw new RouteDefinitionError(
+          `${call}: ${name}#${action} reads no request body, so it cannot have a body schema; remove it`,
+          where,
+        );
+      }
+      out[key] = partSchema(call, name, action, key, value);
+      if (key !== 'response' && isStandardSchema(value)) standard[key] = value;
+    } else out[key] = value;
+  }
+  return {
+    schema: Object.freeze(out) as ActionSchema<JsonSchema>,
+    standard: Object.keys(standard).length === 0 ? undefined : Object.freeze(standard),
+  };
+}
+
+function partSchema(call: string, name: string, action: string, part: string, value: unknown): JsonSchema {
+  const where = { resource: name, action };
+  if (isStandardSchema(value)) {
+    try {
+      return standardJsonSchema(value, part === 'response' ? 'output' : 'input');
+    } catch (error) {
+      throw new RouteDefinitionError(
+        `${call}: the ${part} schema of ${name}#${action} cannot be converted to JSON Schema for the listing and OpenAPI: ${error instanceof Error ? error.message : String(error)}`,
+        where,
+      );
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new RouteDefinitionError(
+      `${call}: the ${part} schema of ${name}#${action} must be a JSON Schema object (written \`as const\`) or a zod, valibot or arktype schema, got ${describe(value)}`,
+      where,
+    );
+  }
+  return value as JsonSchema;
+}
