@@ -1,3 +1,4 @@
+// Writes a rendered answer on node:http (the status line as RFC 9110 names it), and problems to bare sockets.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_TITLES, type HttpError } from '../../core/errors.js';

@@ -7,25 +7,36 @@ const EMPTY_QUERY: Query = Object.freeze(new NullObject());
 const NO_HEADERS: Headers = Object.freeze(new NullObject());
 
 /**
- * The request object handlers receive; the same class behind both adapters, which subclass
- * it only to hand over the headers and say when the client goes away.
+ * The request object handlers receive; the same class behind every adapter, which subclass it
+ * (through the request path's `Exchange`) to hand over headers and body and say when the client goes away.
  */
 export class IncomingRequest<P = Readonly<Record<string, string>>> implements Request<P> {
+  /** The target in origin form (`/posts?limit=2`), once matched. */
+  url = '';
+  /** The still-encoded path, once matched. */
+  path = '';
+  params: P = undefined as P;
+  route: Route = undefined as unknown as Route;
   body: unknown = undefined;
-  #search: string;
+  #search = '';
   #query: Query | undefined = undefined;
   #context: Record<string, unknown> | undefined = undefined;
   #controller: AbortController | undefined = undefined;
 
-  constructor(
-    readonly method: string,
-    readonly url: string,
-    readonly path: string,
-    search: string,
-    public params: P,
-    readonly route: Route,
-  ) {
+  constructor(public method: string) {}
+
+  /** Where the request goes, once its target is read: `url` in origin form, the path still encoded. */
+  locate(url: string, path: string, search: string): void {
+    this.url = url;
+    this.path = path;
     this.#search = search;
+  }
+
+  /** Gives the request its route, as the matcher found it, and the method it was matched with. */
+  matched(method: string, route: Route, params: P): void {
+    this.method = method;
+    this.route = route;
+    this.params = params;
   }
 
   // node builds its headers object on first use, so it is asked for only when a handler looks.

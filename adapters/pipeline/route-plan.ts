@@ -1,3 +1,4 @@
+// What each route asks of the request path besides its handler (guards, schema checks, response checks), prepared once.
 import { HttpError } from '../../core/errors.js';
 import type { Guard } from '../../core/define/guards.js';
 import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi/index.js';
@@ -10,11 +11,11 @@ import {
   type Checked,
   type CompiledSchema,
   type RouteChecks,
+  type SchemaCompiler,
 } from '../../core/schema/checks.js';
 import { fieldErrors } from '../../core/schema/messages.js';
 import type { Query, Route, RouteTable } from '../../core/types.js';
-import { ajvCompiler } from './ajv.js';
-import type { NodeRequest } from './node-request.js';
+import type { IncomingRequest } from '../../core/request/incoming.js';
 
 /**
  * What a route asks of the request path besides its handler, prepared once per table: guards
@@ -31,6 +32,7 @@ export interface RoutePlan {
 /** The plans of a table's routes; schemas are compiled here, so a broken one fails at start-up, naming its route. */
 export function routePlans(
   table: RouteTable,
+  compiler: SchemaCompiler,
   checkResponses: boolean,
   documentation: OpenApiOptions,
 ): Map<Route, RoutePlan> {
@@ -43,8 +45,8 @@ export function routePlans(
     if (!guarded && !checked && !documented) continue;
     plans.set(route, {
       guards: route.guards ?? [],
-      checks: checked ? routeChecks(route, ajvCompiler) : undefined,
-      response: documented ? responseCheck(route, ajvCompiler) : undefined,
+      checks: checked ? routeChecks(route, compiler) : undefined,
+      response: documented ? responseCheck(route, compiler) : undefined,
       documented: documented ? documentedResponses(route, documentation) : undefined,
     });
   }
@@ -63,7 +65,7 @@ function accepted(checked: Checked, part: keyof typeof INVALID): unknown {
   throw new HttpError(part === 'body' ? 422 : 400, INVALID[part], { errors: checked.errors });
 }
 
-function addContext(request: NodeRequest, added: unknown): void {
+function addContext(request: IncomingRequest, added: unknown): void {
   if (added !== null && typeof added === 'object') Object.assign(request.context, added);
 }
 
@@ -76,7 +78,7 @@ function then<T>(value: T | PromiseLike<T>, next: (value: T) => void | Promise<v
  * The guards in order, then the params and query checks: everything that comes before the body
  * is read. Synchronous unless a guard or a check answers with a promise.
  */
-export function beforeBody(request: NodeRequest, plan: RoutePlan, from = 0): void | Promise<void> {
+export function beforeBody(request: IncomingRequest, plan: RoutePlan, from = 0): void | Promise<void> {
   const guards = plan.guards;
   for (let i = from; i < guards.length; i++) {
     const added = guards[i]!.check(request);
@@ -96,7 +98,7 @@ export function beforeBody(request: NodeRequest, plan: RoutePlan, from = 0): voi
   });
 }
 
-function checkQuery(request: NodeRequest, plan: RoutePlan): void | Promise<void> {
+function checkQuery(request: IncomingRequest, plan: RoutePlan): void | Promise<void> {
   const check = plan.checks?.query;
   if (check === undefined) return;
   return then(check(request.queryFields(), true), (checked) => {
@@ -105,7 +107,7 @@ function checkQuery(request: NodeRequest, plan: RoutePlan): void | Promise<void>
 }
 
 /** The body check (urlencoded bodies are text, coerced by the schema's types). */
-export function checkBody(request: NodeRequest, plan: RoutePlan, text: boolean): void | Promise<void> {
+export function checkBody(request: IncomingRequest, plan: RoutePlan, text: boolean): void | Promise<void> {
   const check = plan.checks?.body;
   if (check === undefined) return;
   return then(check(request.body, text), (checked) => {
@@ -127,9 +129,9 @@ export function responseMismatch(
   const type = contentType(out.headers);
   const statuses = documented.get(out.status) ?? (out.status >= 500 ? documented.get('default') : undefined);
   if (statuses === undefined)
-    return `${route.name} answered ${out.status}, which its OpenAPI operation does not list`;
+    return `${route.name} answered ${out.status}, which its OpenAPI operation does not list; ${fixFor(route, out.status)}`;
   if (type !== undefined && statuses.length > 0 && !statuses.includes(type))
-    return `${route.name} answered ${out.status} as ${type}, which its OpenAPI operation lists only as ${statuses.join(', ')}`;
+    return `${route.name} answered ${out.status} as ${type}, which its OpenAPI operation lists only as ${statuses.join(', ')}; ${type === 'text/html' ? `declare html: true in schemas.${route.action}` : `answer ${statuses.join(' or ')}`}`;
   if (plan.response === undefined || out.status < 200 || out.status > 299 || type !== 'application/json')
     return;
   const errors = plan.response(JSON.parse(out.body));
@@ -138,6 +140,13 @@ export function responseMismatch(
     ([field, messages]) => `${field || '(the body)'} ${messages.join(', ')}`,
   );
   return `${route.name} answered ${out.status} with a body that does not match its response schema: ${fields.join('; ')}`;
+}
+
+/** How a route declares a status its documentation lacks, for the message `onError` gets. */
+function fixFor(route: Route, status: number): string {
+  if (status === 303) return `declare seeOther in schemas.${route.action}`;
+  if (status >= 400) return `declare ${status} in schemas.${route.action}.errors`;
+  return `answer a status it documents, or document ${status} in schemas.${route.action}`;
 }
 
 function contentType(headers: Readonly<Record<string, string>>): string | undefined {

@@ -1,9 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The options every adapter takes, checked once into the settings the request path reads.
 import { errorPage as errorPageOf } from '../../core/response/error-page.js';
 import type { ErrorPage } from '../../core/response/render.js';
 import type { Request } from '../../core/types.js';
+import { trustedOrigins } from '../../core/request/cross-site.js';
+import { LIMITS } from '../../core/util/limits.js';
+import { wholeNumber } from '../../core/util/whole-number.js';
 
-/** Options shared by both adapters; docs/hardening.md explains each limit. */
+/** Options shared by every adapter; docs/hardening.md explains each limit. */
 export interface DispatchOptions {
   /** The largest request body accepted, in bytes; larger ones get `413`. Default 1 MiB. */
   readonly bodyLimit?: number;
@@ -52,20 +55,6 @@ export interface DispatchOptions {
   readonly checkResponses?: boolean;
 }
 
-/** How an adapter hands requests over, beside the user's options. */
-export interface AdapterOptions {
-  /**
-   * Read a body's headers from node's headers object, where middleware that ran first may have
-   * changed them, instead of from the raw header lines as the client sent them (default).
-   */
-  readonly headersObject?: boolean;
-}
-
-/** A node:http style handler; `next`, when given, receives requests no route matches. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
-
-export { LIMITS as DEFAULTS } from '../../core/util/limits.js';
-
 /** The app's error page, falling back to the plain one (and reporting) if it throws: an error page must not fail. */
 export function guardedPage(
   page: ErrorPage | undefined,
@@ -101,5 +90,42 @@ export function safeOnError(
     } catch {
       // Nothing sensible is left to do with an error about an error.
     }
+  };
+}
+
+/** Reports an error that became a `500` or a `503`: never throws. */
+export type OnError = (error: unknown, request: Request | undefined) => void;
+
+/** The options as the request path reads them: every number checked, every default filled in. */
+export interface Settings {
+  readonly bodyLimit: number;
+  readonly maxJsonDepth: number;
+  readonly maxUrlLength: number;
+  readonly maxParamLength: number;
+  readonly handlerTimeout: number;
+  readonly methodOverride: boolean;
+  readonly crossSiteProtection: boolean;
+  readonly trustedOrigins: ReadonlySet<string>;
+  readonly checkResponses: boolean;
+  readonly onError: OnError;
+  readonly errorPage: ErrorPage | undefined;
+}
+
+/** Checks the options once, at start-up: a bad limit is a `TypeError` naming it, not a surprise under load. */
+export function settle(options: DispatchOptions): Settings {
+  const onError = safeOnError(options.onError ?? defaultOnError);
+  return {
+    bodyLimit: wholeNumber('bodyLimit', options.bodyLimit ?? LIMITS.bodyLimit, 0),
+    maxJsonDepth: wholeNumber('maxJsonDepth', options.maxJsonDepth ?? LIMITS.maxJsonDepth, 1),
+    maxUrlLength: wholeNumber('maxUrlLength', options.maxUrlLength ?? LIMITS.maxUrlLength, 1),
+    // compile() checks it, as it does for every caller.
+    maxParamLength: options.maxParamLength ?? LIMITS.maxParamLength,
+    handlerTimeout: wholeNumber('handlerTimeout', options.handlerTimeout ?? LIMITS.handlerTimeout, 1),
+    methodOverride: options.methodOverride !== false,
+    crossSiteProtection: options.crossSiteProtection !== false,
+    trustedOrigins: trustedOrigins(options.trustedOrigins),
+    checkResponses: options.checkResponses === true,
+    onError,
+    errorPage: guardedPage(options.errorPage, onError),
   };
 }

@@ -1,8 +1,9 @@
-import type { NodeRequest } from './node-request.js';
+// Time limits for the async steps of the request path, cut by one coarse sweep instead of a timer per request.
+import type { Exchange } from './exchange.js';
 
 /** An async step under way (a handler, a guard, a schema check), for the timeout sweep. */
 interface Waiting {
-  readonly request: NodeRequest;
+  readonly request: Exchange;
   /** When it is cut, on `performance.now()`'s clock: the sweep compares times, not its own ticks. */
   readonly expires: number;
 }
@@ -20,14 +21,14 @@ export class Deadlines {
   constructor(
     private readonly timeout: number,
     /** Answers a request whose step ran out of time (and frees its connection). */
-    private readonly expire: (request: NodeRequest) => void,
+    private readonly expire: (request: Exchange) => void,
   ) {
     this.#tick = Math.max(5, Math.min(250, Math.floor(timeout / 8)));
   }
 
   /** Runs `then` with the step's value or `otherwise` with its error, unless the sweep cut it first. */
   wait<T>(
-    request: NodeRequest,
+    request: Exchange,
     step: PromiseLike<T>,
     then: (value: T) => void,
     otherwise: (error: unknown) => void,

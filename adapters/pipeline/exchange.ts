@@ -1,0 +1,79 @@
+// What an I/O shell (node:http today) gives the request path for one request: headers, body, the answer's way out.
+import type { OriginHeaders } from '../../core/request/cross-site.js';
+import { HttpError } from '../../core/errors.js';
+import { IncomingRequest } from '../../core/request/incoming.js';
+import type { BodyFormat } from '../../core/request/parse-body.js';
+import type { Rendered } from '../../core/response/render.js';
+
+/** The headers that decide how a body is read. */
+export interface BodyHeaders {
+  readonly type: string | undefined;
+  readonly encoding: string | undefined;
+  readonly length: string | undefined;
+  readonly expect: string | undefined;
+  readonly transfer: string | undefined;
+}
+
+/** Where a body read ends: its UTF-8 text, or why there is none (`ABORTED` when the client went away). */
+export type BodyDone = (exchange: Exchange, text: string | undefined, error: unknown) => void;
+
+/** The outcome of a body read whose client went away: there is nobody left to answer. */
+export const ABORTED = Symbol('request aborted');
+
+/** The `413` for a body over `limit` bytes. */
+export function tooLarge(limit: number): HttpError {
+  // The rest of an oversized body is never read, so the connection cannot be reused.
+  return new HttpError(413, `the request body is larger than ${limit} bytes`, {
+    headers: { Connection: 'close' },
+  });
+}
+
+/**
+ * One request as the request path sees it: the handler's `req` (an `IncomingRequest`), plus
+ * what only the I/O shell can do. The path calls these in order and never touches the platform.
+ */
+export abstract class Exchange<P = Record<string, string>> extends IncomingRequest<P> {
+  /** The body is read and parsed (before matching, for a form with `_method`): nobody reads it again. */
+  bodyRead = false;
+  /** How the body is parsed, once its headers are checked. */
+  format: BodyFormat | undefined = undefined;
+
+  /** The request target exactly as the client sent it. */
+  abstract readonly target: string;
+
+  /** The request's `Accept`, which picks problem+json or an HTML page for an error. */
+  abstract readonly accept: string | string[] | undefined;
+
+  /** A refusal that the request's head alone decides and only the shell can see (a missing or repeated Host). */
+  abstract headProblem(): HttpError | undefined;
+
+  /** The body's headers; throws an `HttpError` when they cannot be read (two Content-Types). */
+  abstract bodyHeaders(): BodyHeaders;
+
+  /** The headers the cross-site decision reads. */
+  abstract originHeaders(): OriginHeaders;
+
+  /**
+   * Reads the whole body, at most `limit` bytes (a `413` past it, the rest unread), inviting a
+   * `100-continue` client first; `done` gets it once.
+   */
+  abstract readBody(headers: BodyHeaders, limit: number, done: BodyDone): void;
+
+  /** Writes the answer; throws when the platform refuses it (a header value with CR/LF). */
+  abstract write(out: Rendered): void;
+
+  /** Gives up on a request that could not even be answered: closes its connection. */
+  abstract destroy(): void;
+
+  /** The connection closes after this answer: the request's unread body cannot be skipped. */
+  abstract closeAfter(): void;
+
+  /** Holds the connection while the request is answered asynchronously, so that requests pipelined behind it wait. */
+  abstract hold(): void;
+
+  /** Frees the connection: requests that waited behind this one run. */
+  abstract release(): void;
+
+  /** Hands a request no route matches to the app behind sevenfold; `false` when there is none. */
+  abstract pass(): boolean;
+}

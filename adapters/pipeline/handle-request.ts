@@ -1,0 +1,296 @@
+// The request path every adapter shares, in the order it runs: receive, route, guard, read, check, handle, answer.
+import { HttpError } from '../../core/errors.js';
+import { compile } from '../../core/matcher/index.js';
+import { isCrossSite, isFormType, CROSS_SITE } from '../../core/request/cross-site.js';
+import { isUrlencoded, overriddenMethod } from '../../core/request/method-override.js';
+import { bodyFormat, parseBody } from '../../core/request/parse-body.js';
+import { originUrl, splitTarget } from '../../core/request/target.js';
+import { renderError, renderMiss, renderResult, type Rendered } from '../../core/response/render.js';
+import { Reply } from '../../core/response/reply.js';
+import type { SchemaCompiler } from '../../core/schema/checks.js';
+import { tableOf, type Routable } from '../../core/table/table.js';
+import { isThenable } from '../../core/util/thenable.js';
+import { Deadlines } from './deadlines.js';
+import { ABORTED, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
+import { beforeBody, checkBody, responseMismatch, routePlans, type RoutePlan } from './route-plan.js';
+import { settle, type DispatchOptions } from './settings.js';
+
+const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
+const INTERNAL = new HttpError(500);
+
+/** The request path for one table: an I/O shell makes an `Exchange` per request and hands it to `receive`. */
+export interface Pipeline {
+  receive(exchange: Exchange): void;
+}
+
+/**
+ * Builds the request path for a table. Each step below is named for what it does and calls the
+ * next; every refusal and failure leaves through `fail`, every answer through `answer`. A
+ * request that needs no body and whose handler answers at once is served without a promise.
+ */
+export function createPipeline(
+  source: Routable,
+  options: DispatchOptions,
+  compiler: SchemaCompiler,
+): Pipeline {
+  const settings = settle(options);
+  const { bodyLimit, maxJsonDepth, maxUrlLength, methodOverride, crossSiteProtection, onError } = settings;
+  const table = tableOf(source);
+  const matcher = compile(table, { maxParamLength: settings.maxParamLength });
+  // Guards, schemas and response checks, prepared once; an empty map means no route pays a lookup.
+  const plans = routePlans(table, compiler, settings.checkResponses, { methodOverride, crossSiteProtection });
+  const slow = new HttpError(503, `the server did not answer within ${settings.handlerTimeout} ms`);
+  const deadlines = new Deadlines(settings.handlerTimeout, expire);
+
+  /** 1. A request arrives: what its head alone refuses, then cross-site forms, then method override. */
+  function receive(x: Exchange): void {
+    const url = x.target;
+    if (url.length > maxUrlLength)
+      return fail(x, new HttpError(414, `the request target is longer than ${maxUrlLength} characters`));
+    const refused = x.headProblem();
+    if (refused !== undefined) return fail(x, refused);
+    const target = splitTarget(url);
+    const method = x.method;
+    if (target === undefined) {
+      // `OPTIONS *` asks about the server as a whole; any other target must be a path.
+      if (url === '*' && method === 'OPTIONS') return answer(x, { status: 204, headers: {}, body: '' });
+      return fail(x, BAD_TARGET);
+    }
+    x.locate(originUrl(url, target), target.path, target.search);
+    // Only unsafe methods can carry a form: GET and HEAD, nearly every request, skip this.
+    if (
+      method !== 'GET' &&
+      method !== 'HEAD' &&
+      method !== 'OPTIONS' &&
+      (crossSiteProtection || methodOverride)
+    ) {
+      const type = formType(x);
+      if (type !== undefined) {
+        if (crossSiteProtection && isCrossSite(x.originHeaders(), settings.trustedOrigins))
+          return fail(x, CROSS_SITE);
+        if (methodOverride && method === 'POST' && isUrlencoded(type)) return readForm(x);
+      }
+    }
+    route(x, method);
+  }
+
+  /**
+   * 2. Method override: a urlencoded POST to a path that has routes is read before matching, so
+   * that its `_method` field picks the method (and a `405`'s Allow is that method's).
+   */
+  function readForm(x: Exchange): void {
+    // A path no route has is passed on (or answered 404) with its body unread: it may be the app's.
+    if (matcher.match('POST', x.path).kind === 'not-found') return route(x, 'POST');
+    const headers = x.bodyHeaders();
+    if (openBody(x, headers)) x.readBody(headers, bodyLimit, formRead);
+  }
+
+  function formRead(x: Exchange, text: string | undefined, error: unknown): void {
+    let body: Record<string, unknown>;
+    try {
+      if (error !== undefined) throw error;
+      body = parseBody('form', text!, maxJsonDepth) as Record<string, unknown>;
+    } catch (refusal) {
+      return fail(x, refusal);
+    }
+    x.bodyRead = true;
+    x.body = body;
+    route(x, overriddenMethod(body) ?? 'POST');
+  }
+
+  /** 3. Match: a miss is answered (or passed to the app behind), a hit gets its route and its plan. */
+  function route(x: Exchange, method: string): void {
+    const match = matcher.match(method, x.path);
+    if (match.kind !== 'found') {
+      if (match.kind === 'not-found' && !x.bodyRead && x.pass()) return x.release();
+      return answer(x, renderMiss(match, method, x.accept, settings.errorPage));
+    }
+    // A route that takes no body (DELETE) gets none, as it would without the override.
+    if (!match.route.body) x.body = undefined;
+    x.matched(method, match.route, match.params);
+    const plan = plans.size === 0 ? undefined : plans.get(match.route);
+    if (plan === undefined) return readBody(x, undefined);
+    runGuards(x, plan);
+  }
+
+  /** 4. Guards, then the params and query checks: all before a byte of the body is read. */
+  function runGuards(x: Exchange, plan: RoutePlan): void {
+    x.hold();
+    step(
+      x,
+      () => beforeBody(x, plan),
+      () => readBody(x, plan),
+      (error) => {
+        // The unread body is never read, so the connection closes after the answer.
+        if (x.route.body && !x.bodyRead) x.closeAfter();
+        fail(x, error);
+      },
+    );
+  }
+
+  /** 5. The body, for a route that takes one: its headers checked, then read in full under the limit. */
+  function readBody(x: Exchange, plan: RoutePlan | undefined): void {
+    if (!x.route.body || x.bodyRead) return checkRequestBody(x, plan);
+    let headers: BodyHeaders;
+    try {
+      headers = x.bodyHeaders();
+    } catch (error) {
+      return fail(x, error);
+    }
+    // `POST /posts/1/publish` has no media type to refuse: with no body schema, its body is `undefined`.
+    if (x.route.schema?.body === undefined && sendsNothing(headers)) return checkRequestBody(x, plan);
+    if (openBody(x, headers)) x.readBody(headers, bodyLimit, bodyRead);
+  }
+
+  function bodyRead(x: Exchange, text: string | undefined, error: unknown): void {
+    try {
+      if (error !== undefined) throw error;
+      x.body = parseBody(x.format!, text!, maxJsonDepth);
+      x.bodyRead = true;
+    } catch (refusal) {
+      return fail(x, refusal);
+    }
+    checkRequestBody(x, plans.size === 0 ? undefined : plans.get(x.route));
+  }
+
+  /** Whether the body may be read: its format is known, or it is refused (its type, its encoding, a declared length over the limit). */
+  function openBody(x: Exchange, headers: BodyHeaders): boolean {
+    try {
+      x.format = bodyFormat(headers.type, headers.encoding);
+    } catch (error) {
+      return (fail(x, error), false);
+    }
+    if (headers.length !== undefined && Number(headers.length) > bodyLimit)
+      return (fail(x, tooLarge(bodyLimit)), false);
+    // The connection is held while the body is read, so that requests pipelined behind it wait.
+    x.hold();
+    return true;
+  }
+
+  /** 6. The body against its schema (urlencoded bodies are text, coerced by the schema's types). */
+  function checkRequestBody(x: Exchange, plan: RoutePlan | undefined): void {
+    if (plan?.checks?.body === undefined) return runHandler(x);
+    step(
+      x,
+      () => checkBody(x, plan, x.format === 'form'),
+      () => runHandler(x),
+      (error) => fail(x, error),
+    );
+  }
+
+  /** 7. The handler: its value now, or once its promise settles under the time limit. */
+  function runHandler(x: Exchange): void {
+    const reply = new Reply();
+    let out: unknown;
+    try {
+      out = x.route.handler(x, reply);
+    } catch (error) {
+      return fail(x, error);
+    }
+    if (!isThenable(out)) return respond(x, out, reply);
+    x.hold();
+    deadlines.wait(
+      x,
+      out,
+      (value) => respond(x, value, reply),
+      (error) => fail(x, error),
+    );
+  }
+
+  /** 8. The handler's value rendered, checked against the documentation when asked, and sent. */
+  function respond(x: Exchange, out: unknown, reply: Reply): void {
+    let rendered: Rendered;
+    try {
+      rendered = renderResult(out, reply.headers);
+    } catch (error) {
+      return fail(x, error);
+    }
+    answer(x, checked(x, rendered));
+  }
+
+  /** The one door out for refusals and failures: a problem (or error page), and `onError` for what is not an `HttpError`. */
+  function fail(x: Exchange, error: unknown): void {
+    // Nobody is left to answer.
+    if (error === ABORTED) return x.release();
+    if (!(error instanceof HttpError)) onError(error, requestOf(x));
+    answer(x, checked(x, renderError(error, x.accept, settings.errorPage, requestOf(x))));
+  }
+
+  /** With `checkResponses`, an answer its OpenAPI operation does not describe becomes a `500`, its reason reported. */
+  function checked(x: Exchange, out: Rendered): Rendered {
+    if (!settings.checkResponses || x.route === undefined) return out;
+    const mismatch = responseMismatch(x.route, plans.get(x.route), out);
+    if (mismatch === undefined) return out;
+    onError(new Error(`checkResponses: ${mismatch}`), x);
+    return renderError(INTERNAL, x.accept);
+  }
+
+  /** Writes the answer and frees the connection; an answer the platform refuses is reported and becomes a bare `500`. */
+  function answer(x: Exchange, out: Rendered): void {
+    try {
+      x.write(out);
+    } catch (error) {
+      onError(error, requestOf(x));
+      try {
+        x.write(renderError(INTERNAL, x.accept));
+      } catch {
+        x.destroy();
+      }
+    }
+    x.release();
+  }
+
+  /** Runs a step, then `next`; a promised step waits under the time limit, a failed one is `refused`. */
+  function step(
+    x: Exchange,
+    run: () => void | Promise<void>,
+    next: () => void,
+    refused: (error: unknown) => void,
+  ): void {
+    let pending: void | Promise<void>;
+    try {
+      pending = run();
+    } catch (error) {
+      return refused(error);
+    }
+    if (pending === undefined) return next();
+    deadlines.wait(x, pending, next, refused);
+  }
+
+  /** Answers a request whose async step outlived `handlerTimeout` with a `503`. */
+  function expire(x: Exchange): void {
+    const late = new Error(`${x.route.name} did not answer within ${settings.handlerTimeout} ms`);
+    x.abort(late);
+    onError(late, x);
+    answer(x, renderError(slow, x.accept));
+  }
+
+  return { receive };
+}
+
+/** The Content-Type of an unsafe request when it is a form type (one a cross-site page can send). */
+function formType(x: Exchange): string | undefined {
+  let headers: BodyHeaders;
+  try {
+    headers = x.bodyHeaders();
+  } catch {
+    // Two Content-Types: the body read refuses it, with the route's answer.
+    return undefined;
+  }
+  return isFormType(headers.type) ? headers.type : undefined;
+}
+
+/** Whether a request sends no content at all: no length or a zero one, no chunks, no type. */
+function sendsNothing(headers: BodyHeaders): boolean {
+  return (
+    headers.type === undefined &&
+    headers.encoding === undefined &&
+    headers.transfer === undefined &&
+    (headers.length === undefined || headers.length === '0')
+  );
+}
+
+/** The request as handlers and `onError` see it: only once it has a route. */
+function requestOf(x: Exchange): Exchange | undefined {
+  return x.route === undefined ? undefined : x;
+}
