@@ -23,6 +23,8 @@ const widgets = resource('widgets', {
     if (id === 'boom') throw new Error('secret detail at /srv/app/widgets.js:12');
     if (id === 'reject') return Promise.reject(new TypeError('rejected'));
     if (id === 'missing') throw new HttpError(404, 'no widget "missing"');
+    if (id === 'crlf')
+      throw new HttpError(409, 'taken', { headers: { 'X-Injected': 'a\r\nSet-Cookie: x=1' } });
     if (id === 'nothing') return undefined;
     if (id === 'function') return () => 1;
     if (id === 'late') return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 20));
@@ -363,6 +365,47 @@ const CASES: Case[] = [
   },
 ];
 
+// Paths no route has, with every kind of body: every adapter answers 404 alike, with the body unread.
+const BODIES: ReadonlyArray<[what: string, headers: Record<string, string>, body: string | undefined]> = [
+  ['JSON', { 'Content-Type': 'application/json' }, '{"a":1}'],
+  ['urlencoded', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'a=1'],
+  ['urlencoded with _method', { 'Content-Type': 'application/x-www-form-urlencoded' }, '_method=PUT&a=1'],
+  [
+    'multipart',
+    { 'Content-Type': 'multipart/form-data; boundary=x' },
+    '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n',
+  ],
+  ['text/plain', { 'Content-Type': 'text/plain' }, 'a=1'],
+  ['octet-stream', { 'Content-Type': 'application/octet-stream' }, 'a'],
+  ['no type', {}, 'a=1'],
+  ['no body', {}, undefined],
+];
+for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+  for (const [what, headers, body] of BODIES) {
+    CASES.push({
+      name: `${method} to a path no route has, ${what} body: 404`,
+      request: { method, path: '/nothing', headers, body },
+      check: (r) => {
+        assert.is(r.status, 404);
+        assert.is(r.headers['content-type'], 'application/problem+json');
+      },
+    });
+  }
+}
+CASES.push({
+  name: 'a urlencoded POST whose _method the path lacks: 405 with the Allow of that path',
+  request: {
+    method: 'POST',
+    path: '/widgets',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: '_method=DELETE',
+  },
+  check: (r) => {
+    assert.is(r.status, 405);
+    assert.is(r.headers.allow, 'GET, HEAD, POST, OPTIONS');
+  },
+});
+
 const conformance = suite('conformance');
 let servers: Awaited<ReturnType<typeof startAll>> = [];
 conformance.before(async () => void (servers = await startAll(widgets)));
@@ -428,6 +471,23 @@ conformance('onError :: sees every 500 error and no HttpError', async () => {
       await raw(running.url, { path: '/widgets/missing' });
     }
     assert.equal(seen, Array(3).fill(['secret detail at /srv/app/widgets.js:12', 'widgets.show']));
+    seen.length = 0;
+    // An HttpError whose header cannot be written is a 500 too, and reported: never a silent one.
+    for (const { running } of watched) {
+      const answer = await raw(running.url, {
+        path: '/widgets/crlf',
+        headers: { Accept: 'application/json' },
+      });
+      assert.is(answer.status, 500);
+      assert.is(answer.headers['x-injected'], undefined);
+      assert.is(answer.headers['set-cookie'], undefined);
+      assert.is(answer.headers.vary, 'Accept');
+    }
+    assert.is(seen.length, 3);
+    for (const [message, route] of seen as Array<[string, string]>) {
+      assert.match(message, /X-Injected/);
+      assert.is(route, 'widgets.show');
+    }
   } finally {
     await Promise.all(watched.map(({ running }) => running.close()));
   }
