@@ -1,8 +1,17 @@
 #!/usr/bin/env node
 import { main } from './cli.js';
 
+// Each write resolves once its text is handed to the OS, so the exit below loses none of it.
+const written: Promise<void>[] = [];
+const writer = (stream: NodeJS.WriteStream) => (text: string) => {
+  written.push(new Promise((done) => stream.write(text, () => done())));
+};
+
 process.exitCode = await main(process.argv.slice(2), {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: writer(process.stdout),
+  err: writer(process.stderr),
   cwd: process.cwd(),
 });
+// Exit even when the module keeps the event loop alive (a server started at import time).
+await Promise.all(written);
+process.exit();

@@ -18,8 +18,10 @@ export interface Io {
 const USAGE = `Usage: sevenfold routes <module> [options]
 
 Prints the routes a module exports (resources, tables from routes(), or routes).
+A .ts module needs node to run with a TypeScript loader, or compile it and pass the .js.
 
 Options:
+  --export NAME                   only this export of the module (default: every export with routes)
   --format text|md|json|openapi   output format (default: text)
   --format walk                   the code the matcher generates for these routes, with a legend
   --grep TEXT                     only routes whose name, method, path or action contains TEXT
@@ -44,35 +46,54 @@ function isRoute(value: unknown): value is Route {
   );
 }
 
+/** The routes one export holds: a resource or table's, a single route, or none. */
+function routesIn(value: unknown): Route[] {
+  if (isRoute(value)) return [value];
+  if (Array.isArray(value) && value.length > 0 && value.every(isRoute)) return value;
+  if (value !== null && typeof value === 'object' && Array.isArray((value as { routes?: unknown }).routes))
+    return (value as { routes: unknown[] }).routes.filter(isRoute);
+  return [];
+}
+
 /** The routes among a module's exports: resources, tables and single routes, each once. */
 export function routesOf(exports: Record<string, unknown>): RouteTable {
-  const found = new Set<Route>();
-  for (const value of Object.values(exports)) {
-    if (isRoute(value)) found.add(value);
-    else if (Array.isArray(value) && value.length > 0 && value.every(isRoute))
-      value.forEach((route) => found.add(route));
-    else if (
-      value !== null &&
-      typeof value === 'object' &&
-      Array.isArray((value as { routes?: unknown }).routes)
-    ) {
-      for (const route of (value as { routes: unknown[] }).routes) if (isRoute(route)) found.add(route);
-    }
-  }
-  return routes([...found]);
+  return routes([...new Set(Object.values(exports).flatMap(routesIn))]);
 }
+
+/** The exports picked by `--export NAME`: that one, or an error naming the exports that hold routes. */
+function pick(exports: Record<string, unknown>, name: string, specifier: string): Record<string, unknown> {
+  if (Object.hasOwn(exports, name) && routesIn(exports[name]).length > 0) return { [name]: exports[name] };
+  const tables = Object.keys(exports).filter((key) => routesIn(exports[key]).length > 0);
+  const problem = Object.hasOwn(exports, name)
+    ? `export "${name}" of ${specifier} holds no routes`
+    : `${specifier} has no export "${name}"`;
+  throw new Error(
+    tables.length > 0
+      ? `${problem}: pass --export with one of ${tables.join(', ')}`
+      : `${problem}, and no export holds routes: export a resource, a table from routes(), or a route`,
+  );
+}
+
+const TYPESCRIPT = ['.ts', '.mts', '.cts', '.tsx'];
 
 async function load(specifier: string, cwd: string): Promise<Record<string, unknown>> {
   const file = resolve(cwd, specifier);
   if (!existsSync(file)) throw new Error(`cannot find module ${specifier} (looked for ${file})`);
-  if (['.ts', '.mts', '.cts', '.tsx'].includes(extname(file))) {
-    throw new Error(
-      `cannot load ${specifier}: compile it with tsc first and pass the .js file (or run node with a TypeScript loader)`,
-    );
-  }
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
+    if (
+      (error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION' &&
+      TYPESCRIPT.includes(extname(file))
+    ) {
+      throw new Error(
+        `cannot load ${specifier}: node runs here without a TypeScript loader. Either\n` +
+          `  - compile it with tsc and pass the .js file tsc emits, or\n` +
+          `  - run node with a TypeScript loader: NODE_OPTIONS="--import tsx" npx sevenfold routes ${specifier}\n` +
+          `    (with tsx installed), or NODE_OPTIONS=--experimental-strip-types on Node >= 22.6.\n` +
+          `tsx and type stripping emit no decorator metadata: a module with controllers needs tsc.`,
+      );
+    }
     throw new Error(`loading ${specifier} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
@@ -96,6 +117,7 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
       args: [...args],
       allowPositionals: true,
       options: {
+        export: { type: 'string' },
         format: { type: 'string', default: 'text' },
         grep: { type: 'string' },
         resource: { type: 'string' },
@@ -125,7 +147,8 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
     ) {
       throw new UsageError(`unknown format "${format}": use text, md, json, openapi or walk`);
     }
-    const table = routesOf(await load(specifier, io.cwd));
+    const exports = await load(specifier, io.cwd);
+    const table = routesOf(values.export === undefined ? exports : pick(exports, values.export, specifier));
     if (table.length === 0) {
       throw new Error(`${specifier} exports no routes: export a resource, a table from routes(), or a route`);
     }
