@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// The `sevenfold` executable: runs the CLI, then exits once everything it printed is written.
 import { main } from './cli.js';
 
 // Each write resolves once its text is handed to the OS, so the exit below loses none of it.

@@ -1,3 +1,4 @@
+// `sevenfold routes <module>`: a module's tables printed as a listing, JSON, OpenAPI or the matcher's walk.
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

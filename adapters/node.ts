@@ -1,3 +1,5 @@
+// `sevenfold/node`: serve a table on node:http, hardened (timeouts, Host, parser errors), with a draining
+// close().
 import {
   createServer,
   type IncomingMessage,
@@ -71,7 +73,8 @@ export function serve(source: Routable, options: ServeOptions = {}): Promise<Run
  */
 export function listen(target: Server | RequestListener, options: ListenOptions = {}): Promise<Running> {
   const { host = '127.0.0.1', port = 0 } = options;
-  // Both settings are read from the server at run time, though @types/node types them as constructor options only.
+  // Both settings are read from the server at run time, though @types/node types them as constructor options
+  // only.
   const server = (typeof target === 'function' ? createServer(target) : target) as Server & {
     connectionsCheckingInterval: number;
     requireHostHeader: boolean;
@@ -96,7 +99,8 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
   // sevenfold answers a missing Host itself, as problem+json like every other refusal.
   server.requireHostHeader = false;
   server.on('clientError', onClientError);
-  // With these listeners node leaves Expect to the request path, which answers 100 only for a body it will take.
+  // With these listeners node leaves Expect to the request path, which answers 100 only for a body it will
+  // take.
   server.on('checkContinue', (req, res) => server.emit('request', req, res));
   server.on('checkExpectation', (req, res) =>
     sendSafely(req, res, renderError(new HttpError(417, 'only "Expect: 100-continue" is understood'))),

@@ -1,3 +1,4 @@
+// `sevenfold/polka`: mount a table on a polka app (0.5 or 1.x), answering alike with the node adapter.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Routable } from '../core/table/table.js';
 import { FRONT } from './http/connection.js';
@@ -30,7 +31,10 @@ const empty = (value: unknown): boolean =>
     ? value.length === 0
     : value !== null && typeof value === 'object' && Object.keys(value).length === 0);
 
-/** Whether nothing that could run before sevenfold's routes is registered yet (polka 0.5 keeps `wares`, 1.x `routes`). */
+/**
+ * Whether nothing that could run before sevenfold's routes is registered yet (polka 0.5 keeps `wares`, 1.x
+ * `routes`).
+ */
 function bare(app: PolkaLike): boolean {
   const fields = app as { wares?: unknown; bwares?: unknown; apps?: unknown; routes?: unknown };
   const handler = app.handler as { [FRONT]?: boolean } | undefined;
@@ -56,7 +60,8 @@ function bare(app: PolkaLike): boolean {
  */
 export function mount<App extends PolkaLike>(app: App, source: Routable, options: MountOptions = {}): App {
   const front = bare(app);
-  // Middleware registered before mount may have changed a request's headers; in front of an empty app none has run.
+  // Middleware registered before mount may have changed a request's headers; in front of an empty app none
+  // has run.
   const dispatch = createDispatcher(source, options, { headersObject: !front });
   const passed = Symbol('sevenfold.passed');
   type Marked = IncomingMessage & { [passed]?: true };

@@ -1,3 +1,4 @@
+// Errors that carry data and say what to do: HttpError at request time, RouteDefinitionError at definition.
 import leven from 'leven';
 /** Reason phrases for the statuses sevenfold produces or handlers commonly throw. */
 export const STATUS_TITLES: Readonly<Record<number, string>> = Object.freeze({

@@ -1,3 +1,4 @@
+// The public API of `sevenfold`, grouped by stage: define, combine a table, match, answer, describe.
 export { ACTIONS, ACTION_NAMES, type Action } from './define/actions.js';
 export {
   HttpError,

@@ -1,3 +1,4 @@
+// The types every stage shares: a route record, a table, a match, the request a handler receives.
 import type { Action } from './define/actions.js';
 import type { Guard } from './define/guards.js';
 import type { Reply, Result } from './response/reply.js';
@@ -33,16 +34,27 @@ export type Headers = Readonly<Record<string, string | string[] | undefined>>;
 export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = unknown, C = {}> {
   /** The request method as sent (`HEAD` for a HEAD served by a GET route). */
   readonly method: string;
-  /** The request target in origin form, e.g. `/posts?limit=2` (an absolute-form target loses its scheme and host). */
+  /**
+   * The request target in origin form, e.g. `/posts?limit=2` (an absolute-form target loses its scheme and
+   * host).
+   */
   readonly url: string;
   /** The path part of the target, still percent-encoded. */
   readonly path: string;
   readonly headers: Headers;
-  /** Decoded path parameters in an object without Object.prototype (checked and coerced by a params schema). */
+  /**
+   * Decoded path parameters in an object without Object.prototype (checked and coerced by a params schema).
+   */
   readonly params: P;
-  /** The query string parsed into an object without Object.prototype (parsed on first use; checked by a query schema). */
+  /**
+   * The query string parsed into an object without Object.prototype (parsed on first use; checked by a query
+   * schema).
+   */
   readonly query: Q;
-  /** The parsed body (JSON or urlencoded) for routes that read one, checked by a body schema; otherwise `undefined`. */
+  /**
+   * The parsed body (JSON or urlencoded) for routes that read one, checked by a body schema; otherwise
+   * `undefined`.
+   */
   readonly body: B;
   /** What the route's guards added, e.g. `{ user }`; an empty object when none did. */
   readonly context: C;
@@ -66,7 +78,9 @@ export type Handler<P = Readonly<Record<string, string>>, Q = Query, B = unknown
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), kept as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
-/** What a schema can be written as: plain JSON Schema, or a Standard Schema value (zod 4, valibot, arktype). */
+/**
+ * What a schema can be written as: plain JSON Schema, or a Standard Schema value (zod 4, valibot, arktype).
+ */
 export type SchemaLike = JsonSchema | StandardSchemaV1;
 
 /**
@@ -119,7 +133,10 @@ export interface Route<Path extends string = string> {
   readonly body: boolean;
   /** What the action takes and gives, as JSON Schema, when the resource declares it (`options.schemas`). */
   readonly schema?: ActionSchema<JsonSchema>;
-  /** Standard Schema values that validate parts of this route with their own library (their JSON Schema is in `schema`). */
+  /**
+   * Standard Schema values that validate parts of this route with their own library (their JSON Schema is in
+   * `schema`).
+   */
   readonly standard?: { readonly [P in 'params' | 'query' | 'body']?: StandardSchemaV1 };
   /** Guards that run, in order, before the body is read (`options.before`). */
   readonly guards?: readonly Guard<any>[];

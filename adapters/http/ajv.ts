@@ -1,3 +1,4 @@
+// JSON Schema compiled by ajv, required on first use so tables without schemas never load it.
 import { createRequire } from 'node:module';
 import type { SchemaError } from '../../core/schema/messages.js';
 import { MESSAGE_KEYWORD } from '../../core/schema/messages.js';
@@ -28,7 +29,8 @@ function instance(mode: SchemaMode): Ajv {
   ajv = new Ajv2020({
     allErrors: true,
     verbose: true,
-    // Text fields (query, path params, urlencoded bodies) are coerced by type, JSON never; responses are only checked.
+    // Text fields (query, path params, urlencoded bodies) are coerced by type, JSON never; responses are only
+    // checked.
     coerceTypes: mode === 'text' ? 'array' : false,
     useDefaults: mode !== 'response',
     // Unknown keywords and formats are refused (a typo is an error), but unions of types are JSON Schema.

@@ -11,7 +11,8 @@ type ReadingRequest = IncomingMessage & { [READER]: BodyReader };
 
 /**
  * One body being read: its chunks, and the outcome reported once to `done`, which the request
- * path owns. Its listeners are module functions that find it on the request, so reading allocates no closures.
+ * path owns. Its listeners are module functions that find it on the request, so reading allocates no
+ * closures.
  */
 export class BodyReader {
   private first: Buffer | undefined = undefined;
@@ -78,7 +79,9 @@ function onBodyClose(this: ReadingRequest): void {
 
 const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 
-/** The body as text: node's native UTF-8 check and decode, faster than a fatal TextDecoder, BOM dropped alike. */
+/**
+ * The body as text: node's native UTF-8 check and decode, faster than a fatal TextDecoder, BOM dropped alike.
+ */
 function utf8Text(bytes: Buffer): string {
   if (!isUtf8(bytes)) throw NOT_UTF8;
   return withoutBom(bytes.toString('utf8'));

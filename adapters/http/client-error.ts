@@ -1,3 +1,4 @@
+// Requests node's parser rejects, answered as problem+json like every other refusal.
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpError } from '../../core/errors.js';

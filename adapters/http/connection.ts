@@ -1,6 +1,8 @@
+// Hidden state on node's objects, in one place: request order per connection, draining, the front mark.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
-// Every symbol the adapters set on node's objects is declared here, so that hidden state is indexed in one place.
+// Every symbol the adapters set on node's objects is declared here, so that hidden state is indexed in one
+// place.
 
 /** Marks a handler that is already a sevenfold front: a second mount must go behind the first. */
 export const FRONT = Symbol.for('sevenfold.front');

@@ -1,4 +1,5 @@
-// Headers read from node's `rawHeaders`, without building its headers object: counted, and the body's found in one pass.
+// Headers read from node's `rawHeaders`, without building its headers object: counted, and the body's found
+// in one pass.
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../../core/errors.js';
 import type { BodyHeaders } from '../pipeline/exchange.js';

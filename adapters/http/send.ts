@@ -23,7 +23,8 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
   if (isDraining(res)) res.shouldKeepAlive = false;
   const bodiless = out.status === 204 || out.status === 304;
   if (!bodiless) out.headers['Content-Length'] = String(Buffer.byteLength(out.body));
-  // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own behind.
+  // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own
+  // behind.
   if (res.statusMessage === undefined && STATUS_CODES[out.status] !== undefined && !RENAMED.has(out.status))
     res.writeHead(out.status, out.headers);
   else res.writeHead(out.status, reason(out.status), out.headers);

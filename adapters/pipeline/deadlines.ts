@@ -1,4 +1,5 @@
-// Time limits for the async steps of the request path, cut by one coarse sweep instead of a timer per request.
+// Time limits for the async steps of the request path, cut by one coarse sweep instead of a timer per
+// request.
 import type { Exchange } from './exchange.js';
 
 /** An async step under way (a handler, a guard, a schema check), for the timeout sweep. */

@@ -1,4 +1,5 @@
-// What an I/O shell (node:http today) gives the request path for one request: headers, body, the answer's way out.
+// What an I/O shell (node:http today) gives the request path for one request: headers, body, the answer's way
+// out.
 import type { OriginHeaders } from '../../core/request/cross-site.js';
 import { HttpError } from '../../core/errors.js';
 import { IncomingRequest } from '../../core/request/incoming.js';
@@ -44,7 +45,9 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   /** The request's `Accept`, which picks problem+json or an HTML page for an error. */
   abstract readonly accept: string | string[] | undefined;
 
-  /** A refusal that the request's head alone decides and only the shell can see (a missing or repeated Host). */
+  /**
+   * A refusal that the request's head alone decides and only the shell can see (a missing or repeated Host).
+   */
   abstract headProblem(): HttpError | undefined;
 
   /** The body's headers; throws an `HttpError` when they cannot be read (two Content-Types). */
@@ -68,7 +71,10 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   /** The connection closes after this answer: the request's unread body cannot be skipped. */
   abstract closeAfter(): void;
 
-  /** Holds the connection while the request is answered asynchronously, so that requests pipelined behind it wait. */
+  /**
+   * Holds the connection while the request is answered asynchronously, so that requests pipelined behind it
+   * wait.
+   */
   abstract hold(): void;
 
   /** Frees the connection: requests that waited behind this one run. */

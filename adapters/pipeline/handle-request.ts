@@ -1,4 +1,5 @@
-// The request path every adapter shares, in the order it runs: receive, route, guard, read, check, handle, answer.
+// The request path every adapter shares, in the order it runs: receive, route, guard, read, check, handle,
+// answer.
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { isCrossSite, isFormType, CROSS_SITE } from '../../core/request/cross-site.js';
@@ -153,7 +154,10 @@ export function createPipeline(
     checkRequestBody(x, plans.size === 0 ? undefined : plans.get(x.route));
   }
 
-  /** Whether the body may be read: its format is known, or it is refused (its type, its encoding, a declared length over the limit). */
+  /**
+   * Whether the body may be read: its format is known, or it is refused (its type, its encoding, a declared
+   * length over the limit).
+   */
   function openBody(x: Exchange, headers: BodyHeaders): boolean {
     try {
       x.format = bodyFormat(headers.type, headers.encoding);
@@ -208,7 +212,10 @@ export function createPipeline(
     answer(x, checked(x, rendered));
   }
 
-  /** The one door out for refusals and failures: a problem (or error page), and `onError` for what is not an `HttpError`. */
+  /**
+   * The one door out for refusals and failures: a problem (or error page), and `onError` for what is not an
+   * `HttpError`.
+   */
   function fail(x: Exchange, error: unknown): void {
     // Nobody is left to answer.
     if (error === ABORTED) return x.release();
@@ -216,7 +223,10 @@ export function createPipeline(
     answer(x, checked(x, renderError(error, x.accept, settings.errorPage, requestOf(x))));
   }
 
-  /** With `checkResponses`, an answer its OpenAPI operation does not describe becomes a `500`, its reason reported. */
+  /**
+   * With `checkResponses`, an answer its OpenAPI operation does not describe becomes a `500`, its reason
+   * reported.
+   */
   function checked(x: Exchange, out: Rendered): Rendered {
     if (!settings.checkResponses || x.route === undefined) return out;
     const mismatch = responseMismatch(x.route, plans.get(x.route), out);
@@ -225,7 +235,10 @@ export function createPipeline(
     return renderError(INTERNAL, x.accept);
   }
 
-  /** Writes the answer and frees the connection; an answer the platform refuses is reported and becomes a bare `500`. */
+  /**
+   * Writes the answer and frees the connection; an answer the platform refuses is reported and becomes a bare
+   * `500`.
+   */
   function answer(x: Exchange, out: Rendered): void {
     try {
       x.write(out);

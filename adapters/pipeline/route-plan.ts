@@ -1,4 +1,5 @@
-// What each route asks of the request path besides its handler (guards, schema checks, response checks), prepared once.
+// What each route asks of the request path besides its handler (guards, schema checks, response checks),
+// prepared once.
 import { HttpError } from '../../core/errors.js';
 import type { Guard } from '../../core/define/guards.js';
 import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi/index.js';
@@ -29,7 +30,10 @@ export interface RoutePlan {
   readonly documented: Documented | undefined;
 }
 
-/** The plans of a table's routes; schemas are compiled here, so a broken one fails at start-up, naming its route. */
+/**
+ * The plans of a table's routes; schemas are compiled here, so a broken one fails at start-up, naming its
+ * route.
+ */
 export function routePlans(
   table: RouteTable,
   compiler: SchemaCompiler,
@@ -69,7 +73,10 @@ function addContext(request: IncomingRequest, added: unknown): void {
   if (added !== null && typeof added === 'object') Object.assign(request.context, added);
 }
 
-/** `next(value)` now, or once a promised value arrives: checks stay synchronous unless one answers with a promise. */
+/**
+ * `next(value)` now, or once a promised value arrives: checks stay synchronous unless one answers with a
+ * promise.
+ */
 function then<T>(value: T | PromiseLike<T>, next: (value: T) => void | Promise<void>): void | Promise<void> {
   return isThenable(value) ? Promise.resolve(value).then(next) : next(value as T);
 }

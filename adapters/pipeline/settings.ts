@@ -55,7 +55,10 @@ export interface DispatchOptions {
   readonly checkResponses?: boolean;
 }
 
-/** The app's error page, falling back to the plain one (and reporting) if it throws: an error page must not fail. */
+/**
+ * The app's error page, falling back to the plain one (and reporting) if it throws: an error page must not
+ * fail.
+ */
 export function guardedPage(
   page: ErrorPage | undefined,
   onError: (error: unknown, request: Request | undefined) => void,
@@ -80,7 +83,10 @@ export function defaultOnError(error: unknown, request: Request | undefined): vo
   );
 }
 
-/** `report`, made unable to throw: a logger that throws must not take the request path (or the timeout sweep) down with it. */
+/**
+ * `report`, made unable to throw: a logger that throws must not take the request path (or the timeout sweep)
+ * down with it.
+ */
 export function safeOnError(
   report: (error: unknown, request: Request | undefined) => void,
 ): (error: unknown, request: Request | undefined) => void {
@@ -111,7 +117,9 @@ export interface Settings {
   readonly errorPage: ErrorPage | undefined;
 }
 
-/** Checks the options once, at start-up: a bad limit is a `TypeError` naming it, not a surprise under load. */
+/**
+ * Checks the options once, at start-up: a bad limit is a `TypeError` naming it, not a surprise under load.
+ */
 export function settle(options: DispatchOptions): Settings {
   const onError = safeOnError(options.onError ?? defaultOnError);
   return {

@@ -1,3 +1,4 @@
+// The decorators of `sevenfold/controllers`: each only writes metadata on the class.
 import type { ResourceOptions, SingularOptions } from '../define/resource.js';
 import type { Nestable } from '../define/resource-options.js';
 
@@ -33,7 +34,10 @@ export function Resource(name: string, options?: ControllerResourceOptions): Cla
     );
 }
 
-/** Marks a class as the controller of a singular resource: `@Singular('profile')`, as `singular()` declares one. */
+/**
+ * Marks a class as the controller of a singular resource: `@Singular('profile')`, as `singular()` declares
+ * one.
+ */
 export function Singular(name: string, options?: ControllerSingularOptions): ClassDecorator {
   return (target) =>
     Reflect.defineMetadata(

@@ -66,7 +66,9 @@ export type ControllerFor<N extends string, O = {}, K extends Kind = 'plural'> =
 };
 
 export interface ControllerOptions {
-  /** The container the controller and its dependencies come from; default a child of tsyringe's global one. */
+  /**
+   * The container the controller and its dependencies come from; default a child of tsyringe's global one.
+   */
   readonly container?: DependencyContainer;
   /**
    * `'container'` (default): one controller instance per container. `'request'`: a child

@@ -1,3 +1,4 @@
+// A controller class as a parent: resolved to the resource its metadata describes.
 import { RouteDefinitionError } from '../errors.js';
 import { idParam } from '../define/inflect.js';
 import { nestOf, type Nest } from '../define/nest.js';

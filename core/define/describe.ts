@@ -1,3 +1,4 @@
+// Small helpers of definition-time checks: options keyed by action, and values as messages show them.
 import { RouteDefinitionError, suggest } from '../errors.js';
 
 /** An object keyed by action, checked: each key an action (with a suggestion for a typo). */

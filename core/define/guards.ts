@@ -1,3 +1,4 @@
+// Guards, declared with guard() and bearer(): checks that run before the body and add to `req.context`.
 import { HttpError, RouteDefinitionError } from '../errors.js';
 import { isThenable } from '../util/thenable.js';
 import type { Request } from '../types.js';
@@ -27,7 +28,9 @@ export interface Guard<Added extends object = {}> {
   readonly security?: GuardSecurity;
 }
 
-/** What `before` takes: a `guard()`, or a named function `(req) => void | object` (its name is the guard's). */
+/**
+ * What `before` takes: a `guard()`, or a named function `(req) => void | object` (its name is the guard's).
+ */
 export type GuardLike = Guard<any> | ((req: Request<any, any, any, any>) => unknown);
 
 /** The guards of a resource: for every action, or per action. */

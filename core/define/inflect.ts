@@ -12,7 +12,10 @@
  * Where no rule applies, `resource()` requires `options.param`, at compile time and at run time.
  */
 
-/** Plurals the suffix rules get wrong, mapped to their singular; frozen, as `resource()` trusts the names made from it. */
+/**
+ * Plurals the suffix rules get wrong, mapped to their singular; frozen, as `resource()` trusts the names made
+ * from it.
+ */
 export const IRREGULAR = Object.freeze({
   people: 'person',
   men: 'man',

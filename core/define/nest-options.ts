@@ -1,10 +1,14 @@
+// Checks of the nesting options (parent, shallow, extras, newPath), each error naming the fix.
 import { isAction } from './actions.js';
 import { RouteDefinitionError } from '../errors.js';
 import type { Nest, NewPath } from './nest.js';
 import { describe } from './describe.js';
 import { type Extra, type ExtraMethod, type Nestable } from './resource-options.js';
 
-/** The checks of the options that say where a resource's routes go: parent, shallow, newPath, patch and extra actions. */
+/**
+ * The checks of the options that say where a resource's routes go: parent, shallow, newPath, patch and extra
+ * actions.
+ */
 
 const EXTRA_METHODS: readonly ExtraMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const EXTRA_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;

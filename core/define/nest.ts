@@ -1,3 +1,4 @@
+// Where each action of a resource goes: one path builder for nesting, shallow, singular and extras.
 import { ACTIONS, type Action } from './actions.js';
 import type { HttpMethod } from '../types.js';
 
@@ -65,7 +66,10 @@ export function nestOf(
   });
 }
 
-/** Where `new` goes: under the member (`/posts/:post_id/new`, the spec's), or beside the collection (Rails' `/posts/new`). */
+/**
+ * Where `new` goes: under the member (`/posts/:post_id/new`, the spec's), or beside the collection (Rails'
+ * `/posts/new`).
+ */
 export type NewPath = 'member' | 'collection';
 
 /** The path of one of the seven actions in a nest. */
@@ -90,7 +94,10 @@ export function extraPlace(nest: Nest, action: string, on: 'member' | 'collectio
     : { path: `${nest.collectionPath}/${action}`, params: nest.collectionParams };
 }
 
-/** Whether a request with this method has its body read before the handler runs (extra actions by their method). */
+/**
+ * Whether a request with this method has its body read before the handler runs (extra actions by their
+ * method).
+ */
 export function readsBody(method: HttpMethod): boolean {
   return method === 'POST' || method === 'PUT' || method === 'PATCH';
 }

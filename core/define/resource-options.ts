@@ -1,3 +1,4 @@
+// The options of resource() and singular(), checked at definition with an error that names the fix.
 import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError, suggest } from '../errors.js';
 import { toGuard, type Before, type Guard } from './guards.js';
@@ -35,9 +36,15 @@ export interface ResourceOptions {
   readonly before?: Before;
   /** The resource this one nests under: `{ parent: posts }` gives `/posts/:post_id/comments`. */
   readonly parent?: Nestable;
-  /** With a parent: show, edit, update, destroy and member actions un-nested (`/comments/:comment_id`), as Rails' `shallow`. */
+  /**
+   * With a parent: show, edit, update, destroy and member actions un-nested (`/comments/:comment_id`), as
+   * Rails' `shallow`.
+   */
   readonly shallow?: boolean;
-  /** Extra actions on one member: `{ publish: 'POST' }` gives `POST /posts/:post_id/publish`, named `posts.publish`. */
+  /**
+   * Extra actions on one member: `{ publish: 'POST' }` gives `POST /posts/:post_id/publish`, named
+   * `posts.publish`.
+   */
   readonly member?: { readonly [action: string]: ExtraMethod };
   /** Extra actions on the collection: `{ search: 'GET' }` gives `GET /posts/search`, named `posts.search`. */
   readonly collection?: { readonly [action: string]: ExtraMethod };

@@ -1,3 +1,4 @@
+// The types resource() computes from its name, handlers and options: paths, params, bodies, context.
 import type { Action } from './actions.js';
 import type { ContextOf } from './guards.js';
 import type { IdParam } from './inflect.js';
@@ -27,7 +28,10 @@ type Base<O> = O extends { readonly parent: { readonly memberPath: infer M exten
 type CollectionPath<N extends string, O> = `${Base<O>}/${SegmentOf<N, O>}`;
 type NestedMember<N extends string, O> = `${CollectionPath<N, O>}/:${ParamOf<N, O>}`;
 
-/** Where a resource's member routes live (and its children nest): `/posts/:post_id`, `/comments/:comment_id` when shallow, `/profile`. */
+/**
+ * Where a resource's member routes live (and its children nest): `/posts/:post_id`, `/comments/:comment_id`
+ * when shallow, `/profile`.
+ */
 export type MemberPathOf<K extends Kind, N extends string, O> = K extends 'singular'
   ? CollectionPath<N, O>
   : O extends { readonly shallow: true }
@@ -61,7 +65,10 @@ export type PathOf<K extends Kind, A extends string, N extends string, O> = K ex
             ? `${CollectionPath<N, O>}/${A}`
             : `${MemberPathOf<K, N, O>}/${A}`;
 
-/** The path pattern of one of the seven actions of a top-level resource: `ActionPath<'edit', 'posts', 'post_id'>`. */
+/**
+ * The path pattern of one of the seven actions of a top-level resource: `ActionPath<'edit', 'posts',
+ * 'post_id'>`.
+ */
 export type ActionPath<A extends Action, Segment extends string, P extends string> = PathOf<
   'plural',
   A,
@@ -87,7 +94,9 @@ export type GuardsFor<O, A extends string> = O extends { readonly before: infer 
 
 type Flat<T> = { [K in keyof T]: T[K] } & {};
 
-/** Path params as a params schema types them (`post_id: number`), the others as strings; all always present. */
+/**
+ * Path params as a params schema types them (`post_id: number`), the others as strings; all always present.
+ */
 export type ParamsFrom<Path extends string, S> = S extends { readonly params: infer X }
   ? Flat<{
       readonly [K in keyof Params<Path>]: K extends keyof Infer<X> ? Exclude<Infer<X>[K], undefined> : string;
@@ -105,7 +114,9 @@ type ParentParams<O> = O extends { readonly parent: infer R }
     : { readonly [param: string]: string }
   : {};
 
-/** The request a handler of action `A` at `Path` receives, typed from the path, its schemas and its guards. */
+/**
+ * The request a handler of action `A` at `Path` receives, typed from the path, its schemas and its guards.
+ */
 export type RequestOf<A extends string, Path extends string, O> = Request<
   ParamsFrom<Path, SchemaFor<O, A>> & ParentParams<O>,
   QueryFrom<SchemaFor<O, A>>,
@@ -116,7 +127,9 @@ export type RequestOf<A extends string, Path extends string, O> = Request<
 /** The actions a kind of resource has before extras: a singular resource has no index. */
 export type SevenOf<K extends Kind> = K extends 'singular' ? Exclude<Action, 'index'> : Action;
 
-/** The handlers object of a resource: each action's handler sees its path params, schemas and guards' context. */
+/**
+ * The handlers object of a resource: each action's handler sees its path params, schemas and guards' context.
+ */
 export type Handlers<K extends Kind, N extends string, O = {}> = {
   readonly [A in SevenOf<K> | Extras<O>]?:
     ((req: RequestOf<A, PathOf<K, A, N, O>, O>, res: Reply) => unknown) | undefined;
@@ -144,7 +157,10 @@ export type OptionsCheck<K extends Kind, O> = (O extends { readonly schemas: inf
       : { readonly before: Misnamed<K, O, B> }
     : unknown);
 
-/** Extra actions declared with no handler: required here, so the handlers object fails to compile without them. */
+/**
+ * Extra actions declared with no handler: required here, so the handlers object fails to compile without
+ * them.
+ */
 export type MissingHandlers<H, O> = {
   readonly [Key in Exclude<Extras<O>, keyof H>]: (req: never, res: never) => unknown;
 };

@@ -1,3 +1,4 @@
+// resource() and singular(): a name and handlers in, the frozen route records of a resource out.
 import { ACTION_NAMES, ACTIONS, type Action } from './actions.js';
 import { RouteDefinitionError, suggest } from '../errors.js';
 import type { Guard } from './guards.js';
@@ -92,7 +93,9 @@ export function singular(name: string, handlers: object, options?: SingularOptio
   return build('singular', name, handlers, options);
 }
 
-/** What resource() and singular() share (and controllers call): the checks, then one route per kept action. */
+/**
+ * What resource() and singular() share (and controllers call): the checks, then one route per kept action.
+ */
 export function build(kind: Kind, name: string, handlers: object, options: unknown): Resource {
   const call = `${kind === 'plural' ? 'resource' : 'singular'}(${JSON.stringify(name)})`;
   if (typeof name !== 'string' || !NAME.test(name)) {
@@ -141,7 +144,8 @@ export function build(kind: Kind, name: string, handlers: object, options: unkno
       { resource: name },
     );
   }
-  // Valid and distinct by construction, its name, path and params checked above: routes() checks tables combined.
+  // Valid and distinct by construction, its name, path and params checked above: routes() checks tables
+  // combined.
   const table: Route[] = [];
   const add = (action: string, method: HttpMethod, place: Place, body: boolean): void => {
     table.push(actionRoute(name, action, method, place, body, given[action]!, opts));

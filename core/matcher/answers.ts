@@ -1,3 +1,4 @@
+// What a match answers (found, 405, 404, 400), built once per route where it has no params.
 import { NullObject } from '../util/null-object.js';
 import type { Match, Route } from '../types.js';
 
@@ -5,7 +6,9 @@ import type { Match, Route } from '../types.js';
 
 export type Found = Extract<Match, { kind: 'found' }>;
 
-/** Builds the answer of `route` from the param values walked, or a bad request for a value longer than `max`. */
+/**
+ * Builds the answer of `route` from the param values walked, or a bad request for a value longer than `max`.
+ */
 export type Builder = (route: Route, values: readonly string[], max: number) => Match;
 
 /** A route ending at a node, with its answer built once when it has no params. */
@@ -17,7 +20,10 @@ export interface Slot {
   builder: Builder | undefined;
 }
 
-/** A walk's answer: the route's, `DECODE` when the path must be decoded and searched instead, `undefined` for no route. */
+/**
+ * A walk's answer: the route's, `DECODE` when the path must be decoded and searched instead, `undefined` for
+ * no route.
+ */
 export type Walked = Match | typeof DECODE | undefined;
 
 /** What a walk over raw segments answers for a path it cannot judge raw: an escape, or a dot segment. */
@@ -28,7 +34,8 @@ export const NOT_FOUND: Match = Object.freeze({ kind: 'not-found' });
 /** The params of every route without params: one frozen object. */
 export const EMPTY_PARAMS: Record<string, string> = Object.freeze(new NullObject());
 
-// Module-wide caches stop growing here: a process that compiles table after table of new names keeps its memory.
+// Module-wide caches stop growing here: a process that compiles table after table of new names keeps its
+// memory.
 export const CACHED = 4096;
 
 // Builders by param list, shared by every table: one per list keeps call sites few and warm.

@@ -1,3 +1,4 @@
+// The walk for paths the raw walks cannot judge (escapes, dot segments): decode, check, then search.
 import type { Match } from '../types.js';
 import { badRequest, NOT_FOUND } from './answers.js';
 import type { Answer } from './interpret.js';
@@ -37,7 +38,10 @@ export function missed(root: Node, segments: readonly string[]): Match {
   return { kind: 'method-not-allowed', allow };
 }
 
-/** The first node, static branches first, whose path matches the segments and which serves `method`; `values` gets its params. */
+/**
+ * The first node, static branches first, whose path matches the segments and which serves `method`; `values`
+ * gets its params.
+ */
 function find(root: Node, segments: readonly string[], values: string[], method: string): Node | undefined {
   let found: Node | undefined;
   const serves = (node: Node): boolean => {

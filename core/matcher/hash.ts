@@ -1,3 +1,4 @@
+// The hash lookup of a wide node: FNV-1a of the segment computed while the path is read.
 import type { WideLookup } from './wide.js';
 
 /**
@@ -5,7 +6,8 @@ import type { WideLookup } from './wide.js';
  * segment computed while it is read, keys compared as packed numbers.
  */
 
-// Keys of up to this many ASCII characters are compared as packed numbers (four seven-bit characters to a 32-bit word).
+// Keys of up to this many ASCII characters are compared as packed numbers (four seven-bit characters to a
+// 32-bit word).
 const PACKED = 64;
 // A long segment's words past the fourth, while a lookup runs (lookups never interleave).
 const SCRATCH = new Int32Array(PACKED / 4 - 4);
@@ -36,7 +38,8 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
     table[at] = i;
   });
   const lengths = Int32Array.from(keys, (key) => key.length);
-  // Each key packed exactly, seven bits a character and four to a word: four words and the length in `packed` (-1 when it cannot be), more in `rest`.
+  // Each key packed exactly, seven bits a character and four to a word: four words and the length in `packed`
+  // (-1 when it cannot be), more in `rest`.
   const packed = new Int32Array(keys.length * 5);
   const restAt = new Int32Array(keys.length);
   const restWords: number[] = [];
@@ -55,7 +58,10 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
     packed[at + 4] = key.length;
   });
   const rest = Int32Array.from(restWords);
-  /** A segment of 17 to PACKED ASCII characters: its fourth word and the words past it packed again from the path, then compared. */
+  /**
+   * A segment of 17 to PACKED ASCII characters: its fourth word and the words past it packed again from the
+   * path, then compared.
+   */
   const longer = (
     path: string,
     start: number,
@@ -96,11 +102,13 @@ export function wideHash(keys: readonly string[], perKey = 4): WideLookup {
       if (lengths[i] === length && path.startsWith(keys[i]!, start)) return i;
     }
   };
-  // The lookup itself stays small enough for V8 to inline it into the walk; longer segments go through the functions above.
+  // The lookup itself stays small enough for V8 to inline it into the walk; longer segments go through the
+  // functions above.
   return (path, start, n) => {
     let h = FNV_BASIS;
     let end = start;
-    // The segment packed as the keys are, while it is scanned: comparing it with a key is then five numbers, not a string.
+    // The segment packed as the keys are, while it is scanned: comparing it with a key is then five numbers,
+    // not a string.
     let w0 = 0;
     let w1 = 0;
     let w2 = 0;

@@ -1,3 +1,4 @@
+// compile(): a table in, a matcher out (generated walk where code generation pays, else the general walk).
 import { LIMITS } from '../util/limits.js';
 import { wholeNumber } from '../util/whole-number.js';
 import { isChecked } from '../table/table.js';
@@ -13,9 +14,15 @@ const NO_VALUES: readonly string[] = Object.freeze([]);
 /** Answers "which route serves this method and path?" for one compiled table. */
 export interface Matcher {
   readonly routes: RouteTable;
-  /** Whether this table's walk was generated as code for it (see `MatcherOptions.generate`), or is the general one. */
+  /**
+   * Whether this table's walk was generated as code for it (see `MatcherOptions.generate`), or is the general
+   * one.
+   */
   readonly generated: boolean;
-  /** The generated walk as a person reads it: a legend, the code, and its constants; `undefined` for the general walk. */
+  /**
+   * The generated walk as a person reads it: a legend, the code, and its constants; `undefined` for the
+   * general walk.
+   */
   readonly source: string | undefined;
   /** Matches a still-encoded path (no query string) against the table. */
   match(method: string, path: string): Match;
@@ -65,7 +72,8 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   function match(method: string, path: string): Match {
     // Only a path names a route; adapters give nothing else, direct callers might.
     if (path.charCodeAt(0) !== 47 /* / */) return NOT_FOUND;
-    // The general walk compares segments raw, so an escape sends the path to be decoded first; a generated walk finds escapes as it reads.
+    // The general walk compares segments raw, so an escape sends the path to be decoded first; a generated
+    // walk finds escapes as it reads.
     if (generated === undefined && path.indexOf('%') !== -1) return matchDecoded(root, method, path, answer);
     // trimmedEnd() written out: a call through an imported binding measured 5% of a posts lookup.
     const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
@@ -73,7 +81,8 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     const hit = end === 1 ? rootAnswer(method) : walk(trimmed, method);
     if (hit === decode) return matchDecoded(root, method, path, answer);
     if (hit !== undefined) return hit;
-    // A miss is not the last word while a dot segment further on must be refused, or an escape may decode to a route.
+    // A miss is not the last word while a dot segment further on must be refused, or an escape may decode to
+    // a route.
     if (path.indexOf('/.') !== -1 || path.indexOf('%') !== -1)
       return matchDecoded(root, method, path, answer);
     return missed(root, end === 1 ? [] : trimmed.slice(1).split('/'));

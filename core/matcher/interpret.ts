@@ -1,3 +1,4 @@
+// The general walk over a raw path, node by node: static child first, then the param child.
 import type { Match } from '../types.js';
 import { DECODE, type Slot, type Walked } from './answers.js';
 import { isDotSegment } from './segments.js';

@@ -7,7 +7,9 @@ export const PERCENT = 37; // '%'
 // Control characters in a decoded segment are never part of a legitimate resource path.
 export const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** Where a path ends once one trailing slash is dropped (`/posts/` ends where `/posts` does); `/` stays whole. */
+/**
+ * Where a path ends once one trailing slash is dropped (`/posts/` ends where `/posts` does); `/` stays whole.
+ */
 export function trimmedEnd(path: string): number {
   return path.length > 1 && path.charCodeAt(path.length - 1) === SLASH ? path.length - 1 : path.length;
 }
@@ -25,7 +27,9 @@ export function isDotSegmentCode(k: number): string {
   return `path.charCodeAt(p${k}) === ${DOT} && (e${k} - p${k} === 1 || (e${k} - p${k} === 2 && path.charCodeAt(p${k} + 1) === ${DOT}))`;
 }
 
-/** The code finding the end of segment `k` into `e{k}`; an escape in it returns `C`, to decode the path first. */
+/**
+ * The code finding the end of segment `k` into `e{k}`; an escape in it returns `C`, to decode the path first.
+ */
 export function segmentEndCode(k: number): string {
   return `let e${k} = p${k}; while (e${k} < n) { const c = path.charCodeAt(e${k}); if (c === ${SLASH}) break; if (c === ${PERCENT}) return C; e${k}++; } `;
 }

@@ -1,3 +1,4 @@
+// The tree a table compiles to: a node per segment position, routes in slots by method.
 import { checkRoute, duplicateRouteError } from '../table/table.js';
 import type { Route, RouteTable } from '../types.js';
 import { CACHED, EMPTY_PARAMS, type Slot } from './answers.js';
@@ -10,7 +11,10 @@ import { wideLookup, type Lookup } from './wide.js';
 
 /** One path segment position: its static children, its param child, and the routes that end here. */
 export interface Node {
-  /** Static children by segment; `NO_STATICS` until the first one, since most nodes (route ends, params) have none. */
+  /**
+   * Static children by segment; `NO_STATICS` until the first one, since most nodes (route ends, params) have
+   * none.
+   */
   statics: Map<string, Node>;
   param: Node | undefined;
   /** The route per method in fixed slots: one monomorphic load beats a keyed lookup per request. */
@@ -42,7 +46,8 @@ export const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'O
 type SlottedMethod = (typeof METHOD_ORDER)[number];
 const SLOTTED = new Set<string>(METHOD_ORDER);
 
-// Shared by every node without static children; never added to, since `insert` gives a node its own Map first.
+// Shared by every node without static children; never added to, since `insert` gives a node its own Map
+// first.
 const NO_STATICS = new Map<string, Node>();
 const NO_KEYS: readonly string[] = Object.freeze([]);
 const NO_CHILDREN: readonly Node[] = Object.freeze([]);
@@ -80,7 +85,8 @@ function insert(root: Node, route: Route, checked: boolean): void {
   if (!checked) checkRoute(route);
   let node = root;
   const path = route.path;
-  // Segment by segment in place, a trailing empty one included, as `path.slice(1).split('/')` would give them.
+  // Segment by segment in place, a trailing empty one included, as `path.slice(1).split('/')` would give
+  // them.
   for (let start = 1; path !== '/' && start <= path.length;) {
     let end = path.indexOf('/', start);
     if (end === -1) end = path.length;
@@ -153,7 +159,10 @@ export function slotFor(node: Node, method: string): Slot | undefined {
   }
 }
 
-/** A subtree's structure without its routes, as a number given by `ids`: equal numbers can share code; wide subtrees have none. */
+/**
+ * A subtree's structure without its routes, as a number given by `ids`: equal numbers can share code; wide
+ * subtrees have none.
+ */
 export function shapeNumber(ids: Map<string, number>, node: Node, depth: number): number | undefined {
   if (node.wide) return undefined;
   let description = `${depth}`;

@@ -1,3 +1,4 @@
+// How a node with many static children finds the one a segment names, in place.
 import { unsupported } from './answers.js';
 import { formatCode } from './codegen/format.js';
 import { wideHash } from './hash.js';
@@ -17,13 +18,16 @@ export interface Lookup {
   readonly source: string;
 }
 
-// More keys than this are hashed: with packed keys the hash measured faster than the tree from 64 keys up, and slower at 30 on hot traffic.
+// More keys than this are hashed: with packed keys the hash measured faster than the tree from 64 keys up,
+// and slower at 30 on hot traffic.
 const TREE_KEYS = 48;
-// Keys whose characters add up to more than this are hashed: a decision tree over them would be slow to build and large.
+// Keys whose characters add up to more than this are hashed: a decision tree over them would be slow to build
+// and large.
 const TREE_CHARACTERS = 65_536;
 // Keys that are prefixes of each other, nested deeper than this, are hashed too.
 const PREFIX_CHAIN = 8;
-// Keys up to this long are compared a character at a time in generated code, which measured faster than one `startsWith` call.
+// Keys up to this long are compared a character at a time in generated code, which measured faster than one
+// `startsWith` call.
 export const INLINE_CHARACTERS = 32;
 // Generated decision code is cut into functions of about this many characters, which V8 optimizes.
 const SWITCH_CHUNK = 3000;
@@ -94,7 +98,9 @@ class DecisionTree {
 
   constructor(private readonly keys: readonly string[]) {}
 
-  /** The code returning key `i`'s index when the segment is that key, its places in `seen` already compared. */
+  /**
+   * The code returning key `i`'s index when the segment is that key, its places in `seen` already compared.
+   */
   private leaf(i: number, seen: readonly number[]): string {
     const key = this.keys[i]!;
     const unseen: number[] = [];
@@ -104,13 +110,16 @@ class DecisionTree {
     return `return ${checks.join(' && ')} ? ${i} : -1;`;
   }
 
-  /** The place, not in `seen`, where the keys of `group` differ most, and how many characters they have there. */
+  /**
+   * The place, not in `seen`, where the keys of `group` differ most, and how many characters they have there.
+   */
   private bestPlace(
     group: readonly number[],
     seen: readonly number[],
   ): { place: number; distinct: number; shortest: number } {
     const keys = this.keys;
-    // Only places every key in the group has are read to choose: past its end a segment reads `/` or nothing, which no key holds.
+    // Only places every key in the group has are read to choose: past its end a segment reads `/` or nothing,
+    // which no key holds.
     let shortest = Infinity;
     for (const i of group) shortest = Math.min(shortest, keys[i]!.length);
     let place = -1;
@@ -131,7 +140,10 @@ class DecisionTree {
     return { place, distinct: most, shortest };
   }
 
-  /** The code finding which key of `group` the segment is; `undefined` for a chain of prefixes too long for a tree. */
+  /**
+   * The code finding which key of `group` the segment is; `undefined` for a chain of prefixes too long for a
+   * tree.
+   */
   decide(group: readonly number[], seen: readonly number[], chain: number): string | undefined {
     const keys = this.keys;
     if (group.length === 1) return this.leaf(group[0]!, seen);
@@ -146,7 +158,8 @@ class DecisionTree {
       }
       code += 'default: return -1; }';
     } else {
-      // Every key agrees up to the shortest one's end, so the shortest is a prefix of the rest: its end decides.
+      // Every key agrees up to the shortest one's end, so the shortest is a prefix of the rest: its end
+      // decides.
       if (chain >= PREFIX_CHAIN) return undefined;
       const short = group.find((i) => keys[i]!.length === shortest)!;
       const rest = this.decide(

@@ -1,3 +1,4 @@
+// The OpenAPI operation of the POST an HTML form sends for a PUT, PATCH or DELETE route.
 import type { JsonSchema, Route } from '../types.js';
 import {
   operation,
@@ -24,7 +25,8 @@ export function overrideOperation(routes: readonly Route[], options: OpenApiOpti
     const own = route.body ? route.schema?.body : undefined;
     return own === undefined ? field : { allOf: [field, own] };
   });
-  // The form is read before matching: a bad or large one, or a POST that names no method here, never reaches a route.
+  // The form is read before matching: a bad or large one, or a POST that names no method here, never reaches
+  // a route.
   const responses: Json = { 400: problem(400), 405: problem(405), 413: problem(413) };
   for (const route of routes) {
     for (const [status, response] of Object.entries(operation(route, options).responses as Json)) {

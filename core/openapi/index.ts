@@ -1,3 +1,4 @@
+// openapi(): an OpenAPI 3.1 document generated from a table, the listing's machine-readable twin.
 import { tableOf, type Routable } from '../table/table.js';
 import type { Route } from '../types.js';
 import { OVERRIDE_METHODS } from '../request/method-override.js';

@@ -1,3 +1,4 @@
+// One route's OpenAPI operation: parameters, request body, success and problem responses.
 import { isAction, type Action } from '../define/actions.js';
 import { singular } from '../define/inflect.js';
 import { STATUS_TITLES } from '../errors.js';
@@ -10,7 +11,10 @@ export interface OpenApiInfo {
   readonly description?: string;
 }
 
-/** What the document assumes of the adapters' options (`DispatchOptions`); both default to true there and here. */
+/**
+ * What the document assumes of the adapters' options (`DispatchOptions`); both default to true there and
+ * here.
+ */
 export interface OpenApiOptions {
   /** Document the `POST` that an HTML form sends for a `PUT`, `PATCH` or `DELETE` route (`_method`). */
   readonly methodOverride?: boolean;
@@ -49,7 +53,8 @@ const SUMMARIES: Readonly<Record<Action, (plural: string, one: string) => string
 const SUCCESS: Readonly<Partial<Record<Action, number>>> = { create: 201, destroy: 204 };
 const SUCCESS_TITLES: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
 
-// A browser (Accept preferring text/html) gets every problem as a page: the adapters' error page, or the action's form again.
+// A browser (Accept preferring text/html) gets every problem as a page: the adapters' error page, or the
+// action's form again.
 export function problem(status: number): Json {
   return {
     description: STATUS_TITLES[status] ?? 'Error',
@@ -103,7 +108,10 @@ function pathParameters(route: Route): Json[] {
   }));
 }
 
-/** The security requirements of a guarded route: each guard's scheme, and `{}` when one lets anonymous requests through. */
+/**
+ * The security requirements of a guarded route: each guard's scheme, and `{}` when one lets anonymous
+ * requests through.
+ */
 export function security(route: Route): Json[] | undefined {
   const schemes = (route.guards ?? []).flatMap((guard) =>
     guard.security === undefined ? [] : [guard.security],

@@ -1,3 +1,4 @@
+// What a request's Accept header prefers, and whether a request is a browser's form submission.
 import Negotiator from 'negotiator';
 
 /**

@@ -1,3 +1,4 @@
+// Refusing cross-site form posts, statelessly: Sec-Fetch-Site, else Origin against Host.
 import { HttpError } from '../errors.js';
 
 /**

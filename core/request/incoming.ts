@@ -1,3 +1,4 @@
+// The request object handlers receive, the same behind every adapter.
 import { parsePairs } from './parse-body.js';
 import { preferredType } from './accept.js';
 import { NullObject } from '../util/null-object.js';
@@ -59,7 +60,10 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
     this.#query = checked;
   }
 
-  /** A fresh, writable copy of the query for a schema to coerce and fill in: the empty query is shared and frozen. */
+  /**
+   * A fresh, writable copy of the query for a schema to coerce and fill in: the empty query is shared and
+   * frozen.
+   */
   queryFields(): Record<string, unknown> {
     const query = this.query;
     return query === EMPTY_QUERY ? new NullObject() : (query as Record<string, unknown>);

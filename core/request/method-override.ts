@@ -3,7 +3,10 @@
 /** A method a form may ask for with its `_method` field. */
 export type OverrideMethod = 'PUT' | 'PATCH' | 'DELETE';
 
-/** The methods a form may ask for: what the request path honours, OpenAPI documents and `paths().form()` builds. */
+/**
+ * The methods a form may ask for: what the request path honours, OpenAPI documents and `paths().form()`
+ * builds.
+ */
 export const OVERRIDE_METHODS: ReadonlySet<string> = new Set<OverrideMethod>(['PUT', 'PATCH', 'DELETE']);
 
 /** The field a form names its real method in, as Rails and Laravel call it. */

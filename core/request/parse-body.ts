@@ -1,3 +1,5 @@
+// Request bodies: which formats are taken (JSON, urlencoded) and their parsing, safe from prototype
+// pollution.
 import { parse as parseContentType } from 'content-type';
 import secureJson from 'secure-json-parse';
 import { HttpError } from '../errors.js';
@@ -78,7 +80,10 @@ function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-/** The text without a leading byte order mark, which JSON.parse would refuse and a form would make part of a key. */
+/**
+ * The text without a leading byte order mark, which JSON.parse would refuse and a form would make part of a
+ * key.
+ */
 export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
@@ -88,7 +93,8 @@ function parseJson(text: string, maxDepth: number): unknown {
   if (nestsDeeperThan(text, maxDepth))
     throw new HttpError(400, `the JSON body nests deeper than ${maxDepth} levels`);
   try {
-    // Without a backslash a prototype key can only be spelt out, so text naming neither key needs no second scan
+    // Without a backslash a prototype key can only be spelt out, so text naming neither key needs no second
+    // scan
     // (a leading BOM dropped, as secure-json-parse drops it).
     if (text.indexOf('\\') === -1 && text.indexOf('__proto__') === -1 && text.indexOf('constructor') === -1) {
       return JSON.parse(withoutBom(text));

@@ -31,7 +31,10 @@ export function originForm(target: Target): string {
   return target.search === '' ? target.path : `${target.path}?${target.search}`;
 }
 
-/** The target in origin form, as handlers see it: the url itself when it already is one, so that no copy is made. */
+/**
+ * The target in origin form, as handlers see it: the url itself when it already is one, so that no copy is
+ * made.
+ */
 export function originUrl(url: string, target: Target): string {
   // Only a url in origin form without a fragment is exactly as long as its path, `?` and query.
   return target.search !== '' && url.length === target.path.length + target.search.length + 1

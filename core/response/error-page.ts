@@ -1,3 +1,4 @@
+// The plain HTML page a browser gets for an error when the app gives no errorPage.
 import type { HttpError } from '../errors.js';
 import { htmlTemplate as html, type Html } from './html.js';
 

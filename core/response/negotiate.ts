@@ -1,3 +1,4 @@
+// negotiate(): one action's representations by media type, the one Accept prefers sent with Vary.
 import { preferredType } from '../request/accept.js';
 import { Html } from './html.js';
 import { Result } from './reply.js';

@@ -1,3 +1,4 @@
+// Turns a handler's value, a thrown error or a miss into the status, headers and text every adapter writes.
 import { HttpError } from '../errors.js';
 import type { Match, Request } from '../types.js';
 import { errorPage as defaultErrorPage } from './error-page.js';

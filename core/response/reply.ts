@@ -1,3 +1,4 @@
+// What handlers answer with: Result values (json, created, html, redirect…) and the Reply helper `res`.
 import { htmlTemplate, type Html, type HtmlValue } from './html.js';
 import { NullObject } from '../util/null-object.js';
 
@@ -95,7 +96,9 @@ export class Reply {
     return redirect(...args);
   }
 
-  /** `html()`: `res.html(markup, status, headers)`, markup from the `html` tag (or a string sent as given). */
+  /**
+   * `html()`: `res.html(markup, status, headers)`, markup from the `html` tag (or a string sent as given).
+   */
   html(markup: Html | string, status?: number, headers?: Record<string, string>): Result {
     return html(markup, status, headers);
   }

@@ -1,3 +1,4 @@
+// Schemas compiled into per-route checks of params, query and body (and responses, when asked).
 import { RouteDefinitionError } from '../errors.js';
 import { isThenable } from '../util/thenable.js';
 import type { JsonSchema, Route } from '../types.js';
@@ -15,7 +16,10 @@ export type RequestPart = (typeof REQUEST_PARTS)[number];
  */
 export type SchemaMode = 'json' | 'text' | 'response';
 
-/** A compiled JSON Schema: the errors of a value that fails it (after coercing and defaults, in place), else `undefined`. */
+/**
+ * A compiled JSON Schema: the errors of a value that fails it (after coercing and defaults, in place), else
+ * `undefined`.
+ */
 export type CompiledSchema = (value: unknown) => readonly SchemaError[] | undefined;
 
 /** What compiles JSON Schemas (ajv, in the adapters): the core only describes what to compile. */
@@ -23,7 +27,10 @@ export interface SchemaCompiler {
   compile(schema: JsonSchema, mode: SchemaMode): CompiledSchema;
 }
 
-/** A part's verdict: the value the handler sees (coerced, defaults applied, or a library's output), or the field errors. */
+/**
+ * A part's verdict: the value the handler sees (coerced, defaults applied, or a library's output), or the
+ * field errors.
+ */
 export type Checked =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly errors: FieldErrors };
 

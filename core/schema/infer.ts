@@ -1,3 +1,5 @@
+// Types from schemas with no code generation: JSON Schema `as const` read keyword by keyword, or Standard
+// Schema.
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 
 /**

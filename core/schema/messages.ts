@@ -1,6 +1,10 @@
+// Validation failures as messages per field, the `errors` of a 400 or 422 problem.
 import { NullObject } from '../util/null-object.js';
 
-/** Messages per field path (`title`, `tags.0`, `''` for the value itself): the `errors` of a 400 or 422 problem. */
+/**
+ * Messages per field path (`title`, `tags.0`, `''` for the value itself): the `errors` of a 400 or 422
+ * problem.
+ */
 export type FieldErrors = Record<string, string[]>;
 
 /** What sevenfold reads of a validator's error (ajv's shape, with `verbose: true`). */

@@ -1,3 +1,5 @@
+// The `schemas` option checked at definition: known keys per action, Standard Schema converted to JSON
+// Schema.
 import { RouteDefinitionError, suggest } from '../errors.js';
 import { NullObject } from '../util/null-object.js';
 import { byAction, describe } from '../define/describe.js';

@@ -1,3 +1,4 @@
+// Standard Schema values (zod, valibot, arktype): recognised, converted to JSON Schema, validated.
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { NullObject } from '../util/null-object.js';
 import type { FieldErrors } from './messages.js';

@@ -1,3 +1,4 @@
+// The route listing: a table printed as text, Markdown or JSON, the documentation a table gives.
 import { shadows, type Shadow } from './shadows.js';
 import { tableOf, type Routable } from './table.js';
 import type { Route, RouteTable } from '../types.js';
@@ -57,14 +58,20 @@ function shadowNotes(found: readonly Shadow[] | undefined): string {
     .join(', ');
 }
 
-/** A route record as the JSON listing prints it: data only (Standard Schema values are kept as their JSON Schema in `schema`). */
+/**
+ * A route record as the JSON listing prints it: data only (Standard Schema values are kept as their JSON
+ * Schema in `schema`).
+ */
 function record(route: Route, found: readonly Shadow[] | undefined): object {
   const { standard: _validators, ...data } = route;
   if (found === undefined) return data;
   return { ...data, shadowedBy: found.map(({ by, values }) => ({ route: by, values })) };
 }
 
-/** The shadows of a table by the route they shadow: a route is keyed by method and path, as names repeat (PUT and PATCH). */
+/**
+ * The shadows of a table by the route they shadow: a route is keyed by method and path, as names repeat (PUT
+ * and PATCH).
+ */
 function shadowsByRoute(source: Routable): Map<string, Shadow[]> {
   const byRoute = new Map<string, Shadow[]>();
   for (const shadow of shadows(source)) {

@@ -1,3 +1,4 @@
+// pathFor(): a route's URL for its params, the inverse of matching.
 import type { ParamKeys, Route } from '../types.js';
 
 type PathArgs<Path extends string> = [ParamKeys<Path>] extends [never]

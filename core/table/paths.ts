@@ -1,3 +1,4 @@
+// paths(): typed URL and form helpers for every route of a table, by resource and action.
 import { suggest } from '../errors.js';
 import { METHOD_FIELD, OVERRIDE_METHODS, type OverrideMethod } from '../request/method-override.js';
 import type { Resource } from '../define/resource-types.js';
@@ -10,19 +11,25 @@ export type QueryValues = {
 };
 
 type ParamValues<Path extends string> = { readonly [K in ParamKeys<Path>]: string | number };
-/** A helper's params argument: required when the path names params, optional (and empty) when it names none. */
+/**
+ * A helper's params argument: required when the path names params, optional (and empty) when it names none.
+ */
 export type ParamArgs<Path extends string> = [ParamKeys<Path>] extends [never]
   ? [params?: { readonly [key: string]: never } | undefined]
   : [params: ParamValues<Path>];
 
-/** Everything an HTML form needs to send a route's request: forms only GET and POST, `_method` says the rest. */
+/**
+ * Everything an HTML form needs to send a route's request: forms only GET and POST, `_method` says the rest.
+ */
 export interface Form {
   readonly action: string;
   readonly method: 'GET' | 'POST';
   readonly fields: { readonly _method?: OverrideMethod };
 }
 
-/** The path of one route: `p.posts.show({ post_id: 'a b' })` is `/posts/a%20b`; `.form()` what a form needs. */
+/**
+ * The path of one route: `p.posts.show({ post_id: 'a b' })` is `/posts/a%20b`; `.form()` what a form needs.
+ */
 export interface PathHelper<Path extends string = string> {
   (...args: [...ParamArgs<Path>, query?: QueryValues]): string;
   form(...args: ParamArgs<Path>): Form;
@@ -67,7 +74,8 @@ export function paths<S extends Routable>(source: S): PathHelpers<ResourcesIn<S>
   return strict(top, 'paths()', 'resource') as PathHelpers<ResourcesIn<S>>;
 }
 
-// Keys that libraries and runtimes probe on any object (await, JSON, inspection) read as absent rather than throw.
+// Keys that libraries and runtimes probe on any object (await, JSON, inspection) read as absent rather than
+// throw.
 const PROBED = new Set(['then', 'toJSON', 'constructor', 'asymmetricMatch', 'nodeType', '$$typeof']);
 
 /** A frozen object that throws, naming what exists, when read at a key it does not have. */

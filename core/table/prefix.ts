@@ -1,3 +1,4 @@
+// prefix(): a table mounted under a path such as `/api`.
 import { RouteDefinitionError } from '../errors.js';
 import type { Resource } from '../define/resource-types.js';
 import { routes, type ResourcesIn, type Routable, type Table } from './table.js';
@@ -38,7 +39,8 @@ export function prefix(path: string, ...sources: Routable[]): Table<unknown> {
       `prefix(${JSON.stringify(path)}): a prefix is static, such as "/api/v1": it starts with /, has no params (nest under a resource for one), no empty, "." or ".." segment and no trailing slash`,
     );
   }
-  // The sources are checked as they combine, then their routes copied with the prefix: a frozen table checked again as one.
+  // The sources are checked as they combine, then their routes copied with the prefix: a frozen table checked
+  // again as one.
   const moved = routes(...sources).map((route): Route =>
     Object.freeze({ ...route, path: route.path === '/' ? path : path + route.path }),
   );

@@ -1,3 +1,5 @@
+// Routes a static segment hides from a param (`/posts/search` vs `/posts/:post_id`), and the ids that cannot
+// be reached.
 import type { Resource } from '../define/resource-types.js';
 import { tableOf, type Routable } from './table.js';
 import type { Route } from '../types.js';

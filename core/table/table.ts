@@ -1,3 +1,4 @@
+// routes() and the checks of a whole table: duplicates, shapes, segment limits.
 import { RouteDefinitionError } from '../errors.js';
 import type { Resource } from '../define/resource.js';
 import type { Route, RouteTable } from '../types.js';
@@ -14,10 +15,12 @@ export const MAX_SEGMENTS = 256;
 // A method name is a token (RFC 9110): no spaces, so method lists joined with one stay unambiguous.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-// Resources resource() made: frozen, with routes valid by construction, which routes() need not check one by one.
+// Resources resource() made: frozen, with routes valid by construction, which routes() need not check one by
+// one.
 const BUILT = new WeakSet<object>();
 
-// Frozen tables of frozen routes that passed `checkTable` (as `routes()` returns them): `compile()` does not check them again.
+// Frozen tables of frozen routes that passed `checkTable` (as `routes()` returns them): `compile()` does not
+// check them again.
 const CHECKED = new WeakSet<RouteTable>();
 
 /** Marks a resource `resource()` built: its routes are valid by construction. */
@@ -34,10 +37,15 @@ export function isChecked(table: RouteTable): boolean {
 /** Anything that holds routes: a resource, a table, or a single route. */
 export type Routable = Resource<any, any, any, any> | RouteTable | Route;
 
-/** Where a table keeps, for the types only, the resources it was made of (no such property exists at run time). */
+/**
+ * Where a table keeps, for the types only, the resources it was made of (no such property exists at run
+ * time).
+ */
 export declare const RESOURCES: unique symbol;
 
-/** A route table that remembers, in its type, the resources it holds: what `paths()` types its helpers from. */
+/**
+ * A route table that remembers, in its type, the resources it holds: what `paths()` types its helpers from.
+ */
 export type Table<R = never> = RouteTable & { readonly [RESOURCES]?: R };
 
 /** The resources a source holds, as types: a resource itself, or those a typed table remembers. */
@@ -61,7 +69,8 @@ export function tableOf(source: Routable): RouteTable {
 export function routes<const S extends readonly Routable[]>(...sources: S): Table<ResourcesIn<S[number]>>;
 export function routes(...sources: Routable[]): RouteTable {
   const table: Route[] = [];
-  // Routes of resources that resource() built are valid by construction: only how they combine with the rest is checked.
+  // Routes of resources that resource() built are valid by construction: only how they combine with the rest
+  // is checked.
   const valid: boolean[] = [];
   for (const source of sources) {
     const part = tableOf(source);
@@ -94,17 +103,21 @@ export function checkTable(table: RouteTable, valid?: readonly boolean[]): void 
     const taken = seen.get(key);
     if (taken !== undefined) throw duplicateRouteError(taken, route);
     const named = names.get(route.name);
-    // One name, one path: path helpers and the listing find a route by its name (PUT and PATCH of one update share both).
+    // One name, one path: path helpers and the listing find a route by its name (PUT and PATCH of one update
+    // share both).
     if (named !== undefined && named.path !== route.path) throw duplicateNameError(named, route);
     if (named === undefined) names.set(route.name, route);
     seen.set(key, route);
     frozen &&= Object.isFrozen(route) && Object.isFrozen(route.params);
   }
-  // Nothing in a frozen table of frozen routes can change after this check, so compiling it need not repeat it.
+  // Nothing in a frozen table of frozen routes can change after this check, so compiling it need not repeat
+  // it.
   if (frozen) CHECKED.add(table);
 }
 
-/** Throws unless the route's method is a method name, its path a path, and its params the ones the path names. */
+/**
+ * Throws unless the route's method is a method name, its path a path, and its params the ones the path names.
+ */
 export function checkRoute(route: Route): void {
   if (typeof route.method !== 'string' || !TOKEN.test(route.method)) {
     throw new RouteDefinitionError(

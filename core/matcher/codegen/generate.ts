@@ -1,3 +1,4 @@
+// The matcher's walk as generated JavaScript: the tree unrolled into one function per table.
 import { NullObject } from '../../util/null-object.js';
 import { answerCode, DECODE, tooLong, unsupported, type Slot, type Walked } from '../answers.js';
 import { newContext, printed, ref, shapeName, type GenContext } from './state.js';
@@ -31,7 +32,8 @@ import { endsCode, keyChecks } from '../wide.js';
 // function and on the distinct subtree shapes behind wide nodes; past them the general walk serves.
 const GENERATED_NODES = 64;
 const GENERATED_SHAPES = 16;
-// More static children than this, in the top function, are looked up and share shape functions: from three up that measured faster than comparing each in place.
+// More static children than this, in the top function, are looked up and share shape functions: from three up
+// that measured faster than comparing each in place.
 const INLINE_CHILDREN_MAX = 2;
 /** A walk, generated or general. */
 export type Walk = (path: string, method: string) => Walked;
@@ -42,7 +44,10 @@ export interface GeneratedWalk {
   readonly source: string;
 }
 
-/** Where a function's code finds its constants: as `R[i]` in the top function, in per-child data in a shape function. */
+/**
+ * Where a function's code finds its constants: as `R[i]` in the top function, in per-child data in a shape
+ * function.
+ */
 type Scope = { readonly top: true } | { readonly top: false; readonly at: ReadonlyMap<Node, number> };
 
 /**
@@ -52,7 +57,8 @@ type Scope = { readonly top: true } | { readonly top: false; readonly at: Readon
  */
 export function generateWalk(root: Node, max: number, general: Answer): GeneratedWalk | undefined {
   try {
-    // Inside the try: a tree deep enough to exhaust the stack gets the general walk, as any tree generation fails on.
+    // Inside the try: a tree deep enough to exhaust the stack gets the general walk, as any tree generation
+    // fails on.
     if (!plain(root)) return undefined;
     const first = attempt(root, max, general, INLINE_CHILDREN_MAX);
     if (first.walk !== undefined) return first.walk;
@@ -63,7 +69,8 @@ export function generateWalk(root: Node, max: number, general: Answer): Generate
   }
 }
 
-// Segments are compared raw, so a static segment that is a dot segment or holds an escape is left to the general walk.
+// Segments are compared raw, so a static segment that is a dot segment or holds an escape is left to the
+// general walk.
 function plain(node: Node): boolean {
   for (let i = 0; i < node.keys.length; i++) {
     const key = node.keys[i]!;
@@ -94,7 +101,10 @@ function attempt(
   return { walk: { walk, source: printed(ctx, source) }, fewShared: ctx.fewShared };
 }
 
-/** The code for a node whose segment index is `k`, with `depth` params bound above it; `undefined` where it cannot be written. */
+/**
+ * The code for a node whose segment index is `k`, with `depth` params bound above it; `undefined` where it
+ * cannot be written.
+ */
 function emit(
   ctx: GenContext,
   node: Node,
@@ -105,7 +115,8 @@ function emit(
 ): string | undefined {
   if (++budget.nodes > GENERATED_NODES) return undefined;
   const here = endingsCode(ctx, node, depth, scope);
-  // Many static children, in the top function, share shape functions; where those cannot be written, a few are compared in place after all.
+  // Many static children, in the top function, share shape functions; where those cannot be written, a few
+  // are compared in place after all.
   const share = scope.top && (node.wide || node.keys.length > ctx.sharePast);
   if (share && !node.wide) ctx.fewShared = true;
   let below =
@@ -127,7 +138,8 @@ function emit(
 /** The code answering every method a node serves, its params bound in `v0…`. */
 function endingsCode(ctx: GenContext, node: Node, depth: number, scope: Scope): string {
   let code = '';
-  // In a shape function, each constant is read at the place `layout` put it: its node's place, then as many as `pushSlot` pushes per slot.
+  // In a shape function, each constant is read at the place `layout` put it: its node's place, then as many
+  // as `pushSlot` pushes per slot.
   let next = scope.top ? 0 : scope.at.get(node)!;
   const read = (offset: number): string => `D[d + ${next + offset}]`;
   const counted: Constant[] = [];
@@ -204,7 +216,8 @@ function sharedStatics(ctx: GenContext, node: Node, k: number, depth: number): s
     numbers.push(shape);
     if (!ctx.shapes.has(shape)) fresh.add(shape);
   }
-  // Shapes are written only when all of them fit: a node that cannot share leaves the limit to the nodes after it.
+  // Shapes are written only when all of them fit: a node that cannot share leaves the limit to the nodes
+  // after it.
   if (ctx.shapes.size + fresh.size > GENERATED_SHAPES) return undefined;
   const functions: unknown[] = [];
   for (let i = 0; i < children.length; i++) {
@@ -248,7 +261,10 @@ function sharedStatics(ctx: GenContext, node: Node, k: number, depth: number): s
   return `{ const i = ${find}(path, p${k}, n); if (i !== -1) { const h = ${call}(${args}); if (h !== undefined) return h; } } `;
 }
 
-/** The shape function of `node`'s subtree (its segment index `k`), or `undefined` where its code cannot be written. */
+/**
+ * The shape function of `node`'s subtree (its segment index `k`), or `undefined` where its code cannot be
+ * written.
+ */
 function writeShape(
   ctx: GenContext,
   node: Node,

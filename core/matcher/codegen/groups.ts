@@ -1,3 +1,4 @@
+// Param groups of the generated walk: the param values each route reads, built without arrays.
 import { NullObject } from '../../util/null-object.js';
 import type { Match, Route } from '../../types.js';
 import { answerCode, storesCode, tooLong } from '../answers.js';
@@ -7,9 +8,11 @@ import { answerCode, storesCode, tooLong } from '../answers.js';
  * with stores of its own, so a few builders warm up where a thousand did not.
  */
 
-// Param lists per group builder: V8's time to optimize a builder grows with the square of its cases, and 128 keep it to tens of milliseconds.
+// Param lists per group builder: V8's time to optimize a builder grows with the square of its cases, and 128
+// keep it to tens of milliseconds.
 const GROUP_SIZE = 128;
-// Calls that make sure V8 has given even a small builder its feedback vector, which it does after about eight.
+// Calls that make sure V8 has given even a small builder its feedback vector, which it does after about
+// eight.
 const FEEDBACK_CALLS = 16;
 
 /** Builds the answer for param list `which` of a group, from values passed as arguments. */

@@ -1,3 +1,4 @@
+// One traversal order of the tree, so that the generated code and its constants agree.
 import type { Route } from '../../types.js';
 import type { Found, Slot } from '../answers.js';
 import type { GenContext } from './state.js';
@@ -30,7 +31,10 @@ export function eachEnding(
   if (node.other !== undefined) onOther(node.other);
 }
 
-/** Pushes what a shape function reads for a slot (its prebuilt answer; or its group, its case there and its route) and says how many. */
+/**
+ * Pushes what a shape function reads for a slot (its prebuilt answer; or its group, its case there and its
+ * route) and says how many.
+ */
 export function pushSlot(ctx: GenContext, slot: Slot, data: Constant[]): number {
   if (slot.found !== undefined) return data.push(slot.found) && 1;
   const at = ctx.groups.placeOf(slot.route.params);
@@ -38,7 +42,10 @@ export function pushSlot(ctx: GenContext, slot: Slot, data: Constant[]): number 
   return 3;
 }
 
-/** Pushes a subtree's constants onto `data`, node by node (the node, its static children in order, its param child), noting where each node's start in `at`. */
+/**
+ * Pushes a subtree's constants onto `data`, node by node (the node, its static children in order, its param
+ * child), noting where each node's start in `at`.
+ */
 export function layout(ctx: GenContext, node: Node, data: Constant[], at?: Map<Node, number>): void {
   at?.set(node, data.length);
   eachEnding(

@@ -1,3 +1,4 @@
+// The state of one code generation: names, constants and shapes it has emitted so far.
 import type { Route } from '../../types.js';
 import { ParamGroups, writeGroupBuilder, type Group, type GroupBuilder } from './groups.js';
 import type { Answer } from '../interpret.js';
