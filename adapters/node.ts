@@ -114,7 +114,12 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const shutdownTimeout = options.shutdownTimeout ?? LIMITS.shutdownTimeout;
+  const shutdownTimeout = wholeNumber(
+    'shutdownTimeout',
+    options.shutdownTimeout ?? LIMITS.shutdownTimeout,
+    1,
+    'milliseconds',
+  );
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

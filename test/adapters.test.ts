@@ -189,6 +189,11 @@ test('createListener() and listen() :: refuse a limit that is not a whole number
     () => listen(createListener(posts), { keepAliveTimeout: NaN }),
     /^keepAliveTimeout must be a whole number of milliseconds of at least 1, got NaN$/,
   );
+  for (const bad of [0, -5, 1.5])
+    assert.throws(
+      () => listen(createListener(posts), { shutdownTimeout: bad }),
+      new RegExp(`^shutdownTimeout must be a whole number of milliseconds of at least 1, got ${bad}$`),
+    );
 });
 
 test('serve() :: sets every timeout explicitly and reports the bound url', async () => {

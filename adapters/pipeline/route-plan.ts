@@ -4,6 +4,7 @@ import { HttpError } from '../../core/errors.js';
 import type { Guard } from '../../core/define/guards.js';
 import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi/index.js';
 import type { Rendered } from '../../core/response/render.js';
+import { headerKey } from '../../core/util/headers.js';
 import { isThenable } from '../../core/util/thenable.js';
 import {
   responseCheck,
@@ -157,8 +158,6 @@ function fixFor(route: Route, status: number): string {
 }
 
 function contentType(headers: Readonly<Record<string, string>>): string | undefined {
-  for (const name of Object.keys(headers)) {
-    if (name.toLowerCase() === 'content-type') return headers[name]!.split(';')[0]!.trim().toLowerCase();
-  }
-  return undefined;
+  const key = headerKey(headers, 'content-type');
+  return key === undefined ? undefined : headers[key]!.split(';')[0]!.trim().toLowerCase();
 }

@@ -3,7 +3,7 @@ import { isAction } from './actions.js';
 import { RouteDefinitionError } from '../errors.js';
 import type { Nest, NewPath } from './nest.js';
 import { describe } from './describe.js';
-import { type Extra, type ExtraMethod, type Nestable } from './resource-options.js';
+import type { Extra, ExtraMethod, Nestable } from './resource-options.js';
 
 /**
  * The checks of the options that say where a resource's routes go: parent, shallow, newPath, patch and extra

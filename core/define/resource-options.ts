@@ -5,7 +5,7 @@ import { toGuard, type Before, type Guard } from './guards.js';
 import { readsBody, type Nest, type NewPath } from './nest.js';
 import { checkExtras, checkFlag, checkNewPath, checkParent, checkShallow } from './nest-options.js';
 import { byAction, describe } from './describe.js';
-import { checkSchemas } from '../schema/schema-options.js';
+import { checkSchemas } from './schema-options.js';
 import { NullObject } from '../util/null-object.js';
 import type { ActionSchema, HttpMethod, JsonSchema, Route } from '../types.js';
 

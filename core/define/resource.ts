@@ -25,7 +25,6 @@ import type {
   Resource,
   UnknownKeys,
 } from './resource-types.js';
-import { markBuilt } from '../table/table.js';
 import type { Handler, HttpMethod, Route } from '../types.js';
 
 export type { ResourceOptions } from './resource-options.js';
@@ -45,6 +44,20 @@ export type {
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** The options `singular()` takes: those of `resource()` that mean something without an id. */
+// Resources resource() built: their routes are valid by construction, so routes() need not check them again.
+const BUILT = new WeakSet<object>();
+
+/** Marks a resource `resource()` built: its routes are valid by construction. */
+function markBuilt<R extends Resource>(made: R): R {
+  BUILT.add(made);
+  return made;
+}
+
+/** Whether `resource()` or `singular()` built this value. */
+export function isBuilt(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && BUILT.has(value);
+}
+
 export type SingularOptions = Omit<ResourceOptions, 'param' | 'shallow' | 'collection' | 'newPath'>;
 
 /**

@@ -1,5 +1,6 @@
 // negotiate(): one action's representations by media type, the one Accept prefers sent with Vary.
 import { preferredType } from '../request/accept.js';
+import { addVary } from '../util/headers.js';
 import { Html } from './html.js';
 import { Result } from './reply.js';
 
@@ -37,10 +38,6 @@ function asResult(out: unknown, type: string): Result {
 /** The result with `Accept` added to its `Vary` header. */
 export function varyOnAccept(result: Result): Result {
   const headers: Record<string, string> = { ...result.headers };
-  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'vary');
-  const vary = name === undefined ? undefined : headers[name];
-  if (name !== undefined) delete headers[name];
-  headers.Vary =
-    vary === undefined ? 'Accept' : /(^|,)\s*(accept|\*)\s*(,|$)/i.test(vary) ? vary : `${vary}, Accept`;
+  addVary(headers, 'Accept');
   return new Result(result.status, result.kind, result.body, headers);
 }

@@ -4,6 +4,7 @@ import type { Match, Request } from '../types.js';
 import { errorPage as defaultErrorPage } from './error-page.js';
 import type { Html } from './html.js';
 import { preferredType } from '../request/accept.js';
+import { mergeHeaders } from '../util/headers.js';
 import { NullObject } from '../util/null-object.js';
 import { Result } from './reply.js';
 
@@ -44,19 +45,6 @@ export function renderResult(out: unknown, added: Record<string, string> | null)
   if (result.headers !== undefined) mergeHeaders(headers, result.headers);
   if (added !== null) mergeHeaders(headers, added);
   return { status: result.status, headers, body };
-}
-
-/** Sets headers over others whatever their letter case, so `content-type` replaces `Content-Type`. */
-function mergeHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
-  for (const name of Object.keys(source)) {
-    let lower: string | undefined;
-    for (const existing of Object.keys(target)) {
-      // Lengths differ for almost every pair, which settles it without lower-casing either name.
-      if (existing === name || existing.length !== name.length) continue;
-      if (existing.toLowerCase() === (lower ??= name.toLowerCase())) delete target[existing];
-    }
-    target[name] = source[name]!;
-  }
 }
 
 const NO_CONTENT = new Result(204, 'empty', undefined);

@@ -1,6 +1,6 @@
 // routes() and the checks of a whole table: duplicates, shapes, segment limits.
 import { RouteDefinitionError } from '../errors.js';
-import type { Resource } from '../define/resource.js';
+import { isBuilt, type Resource } from '../define/resource.js';
 import type { Route, RouteTable } from '../types.js';
 
 /**
@@ -17,17 +17,9 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 // Resources resource() made: frozen, with routes valid by construction, which routes() need not check one by
 // one.
-const BUILT = new WeakSet<object>();
-
 // Frozen tables of frozen routes that passed `checkTable` (as `routes()` returns them): `compile()` does not
 // check them again.
 const CHECKED = new WeakSet<RouteTable>();
-
-/** Marks a resource `resource()` built: its routes are valid by construction. */
-export function markBuilt<R extends Resource>(made: R): R {
-  BUILT.add(made);
-  return made;
-}
 
 /** Whether `checkTable` passed this table and nothing in it can have changed since. */
 export function isChecked(table: RouteTable): boolean {
@@ -74,7 +66,7 @@ export function routes(...sources: Routable[]): RouteTable {
   const valid: boolean[] = [];
   for (const source of sources) {
     const part = tableOf(source);
-    const built = BUILT.has(source as object);
+    const built = isBuilt(source);
     // Holes are skipped, as flat() skips them, so each flag stays beside its route.
     for (let k = 0; k < part.length; k++) {
       if (!(k in part)) continue;

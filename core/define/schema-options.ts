@@ -2,10 +2,10 @@
 // Schema.
 import { RouteDefinitionError, suggest } from '../errors.js';
 import { NullObject } from '../util/null-object.js';
-import { byAction, describe } from '../define/describe.js';
-import { type CheckedOptions, type RouteSchemas } from '../define/resource-options.js';
+import { byAction, describe } from './describe.js';
+import type { CheckedOptions, RouteSchemas } from './resource-options.js';
 import type { ActionSchema, JsonSchema } from '../types.js';
-import { isStandardSchema, standardJsonSchema, type StandardSchemaV1 } from './standard.js';
+import { isStandardSchema, standardJsonSchema, type StandardSchemaV1 } from '../schema/standard.js';
 
 /** The checks of `options.schemas`: known keys per action, each part JSON Schema or converted to it. */
 
