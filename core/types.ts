@@ -134,8 +134,8 @@ export interface Route<Path extends string = string> {
   /** What the action takes and gives, as JSON Schema, when the resource declares it (`options.schemas`). */
   readonly schema?: ActionSchema<JsonSchema>;
   /**
-   * Standard Schema values that validate parts of this route with their own library (their JSON Schema is in
-   * `schema`).
+   * Standard Schema values that validate parts of this route with their own library (their JSON
+   * Schema is in `schema`); not enumerable, so `JSON.stringify(route)` leaves them out.
    */
   readonly standard?: { readonly [P in 'params' | 'query' | 'body']?: StandardSchemaV1 };
   /** Guards that run, in order, before the body is read (`options.before`). */

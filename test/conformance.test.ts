@@ -1,6 +1,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HttpError, paths, prefix, resource, singular, type Request } from '../core/index.js';
+import {
+  html,
+  HttpError,
+  paths,
+  prefix,
+  resource,
+  singular,
+  trustedHtml,
+  type Request,
+} from '../core/index.js';
 import {
   chunked,
   exchange,
@@ -33,10 +42,10 @@ const widgets = resource('widgets', {
       proto: !Object.prototype.isPrototypeOf(req.params) && !('toString' in req.params),
     };
   },
-  new: (req, res) => res.html(`<form>${req.params.widget_id.length}</form>`),
+  new: (req, res) => res.html(html`<form>${req.params.widget_id.length}</form>`),
   edit: (req: Request<{ widget_id: string }>, res) =>
     req.accepts('application/json', 'text/html') === 'text/html'
-      ? res.html('<h1>edit</h1>')
+      ? res.html(trustedHtml('<h1>edit</h1>'))
       : { edit: req.params.widget_id },
   create: (req, res) => res.created('/widgets/1', { body: req.body }),
   update(req, res) {

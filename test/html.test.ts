@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { escapeHtml, html, Html, Result, trustedHtml } from '../core/index.js';
+import { escapeHtml, html, Html, Reply, Result, trustedHtml } from '../core/index.js';
 import { errorPage } from '../core/response/error-page.js';
 import { HttpError } from '../core/errors.js';
 
@@ -29,14 +29,25 @@ test('html tag :: a string is never markup by accident; trustedHtml() says so on
   assert.is(escapeHtml(`&<>"'`), '&amp;&lt;&gt;&quot;&#39;');
 });
 
-test('html() called :: an HTML response from Html or a string, with status and headers', () => {
+test('html() called :: an HTML response from Html, with status and headers', () => {
   const result = html(html`<p>${'<'}</p>`, 422, { 'X-A': '1' });
   assert.ok(result instanceof Result);
   assert.equal(
     [result.status, result.kind, result.body, result.headers],
     [422, 'html', '<p>&lt;</p>', { 'X-A': '1' }],
   );
-  assert.equal([html('<p>raw</p>').status, html('<p>raw</p>').body], [200, '<p>raw</p>']);
+  assert.equal(
+    [html(trustedHtml('<p>raw</p>')).status, html(trustedHtml('<p>raw</p>')).body],
+    [200, '<p>raw</p>'],
+  );
+});
+
+test('html() called :: a plain string passed anyway is text, escaped, never markup', () => {
+  const markup = '<script>alert(1)</script>';
+  // The types refuse a string (test/types.check.ts); JavaScript callers and casts still get it escaped.
+  assert.is(html(markup as unknown as Html).body, '&lt;script&gt;alert(1)&lt;/script&gt;');
+  assert.is(new Reply().html(markup as never, 422).body, '&lt;script&gt;alert(1)&lt;/script&gt;');
+  assert.is(new Reply().html(markup as never, 422).status, 422);
 });
 
 test('errorPage :: title, detail and field errors escaped, with lang and a title', () => {

@@ -551,6 +551,20 @@ test('pathFor() :: builds encoded paths and refuses missing params', () => {
   assert.throws(() => pathFor(posts.actions.show, { post_id: '' }), /missing value for :post_id/);
 });
 
+test('pathFor() :: refuses "." and ".." as paths() does: no link could carry them', () => {
+  for (const value of ['.', '..']) {
+    assert.throws(
+      () => pathFor(posts.actions.edit, { post_id: value }),
+      (error: unknown) =>
+        error instanceof TypeError &&
+        error.message ===
+          `pathFor('/posts/:post_id/edit'): :post_id cannot be ${JSON.stringify(value)}: URL parsers resolve it as a dot segment, so no link could carry it`,
+    );
+  }
+  assert.is(pathFor(posts.actions.show, { post_id: '...' }), '/posts/...');
+  assert.is(pathFor(posts.actions.show, { post_id: '.a' }), '/posts/.a');
+});
+
 test('pathFor() and match() :: are inverses for every route, whatever the param value', () => {
   const values = ['1', 'a b', 'a/b', 'ü ✓', '100%', '?x=1#y', 'new', '__proto__', "it's+ok"];
   for (const route of table) {

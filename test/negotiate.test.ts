@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { html, json, negotiate, Result } from '../core/index.js';
+import { html, json, negotiate, Result, trustedHtml } from '../core/index.js';
 
 const CHROME = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const representations = {
@@ -44,7 +44,7 @@ test('negotiate :: every answer has Vary: Accept, added to a Vary the representa
 test('negotiate :: a Result is kept (status included), undefined is 204; html must be Html or a Result', () => {
   const created = negotiate(
     { headers: { accept: 'text/html' } },
-    { 'text/html': () => html('<p>x</p>', 201) },
+    { 'text/html': () => html(trustedHtml('<p>x</p>'), 201) },
   );
   assert.ok(created instanceof Result);
   assert.is(created.status, 201);

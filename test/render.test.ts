@@ -1,6 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { created, html, HttpError, json, noContent, redirect, Reply, text } from '../core/index.js';
+import {
+  created,
+  html,
+  HttpError,
+  json,
+  noContent,
+  redirect,
+  Reply,
+  text,
+  trustedHtml,
+} from '../core/index.js';
 import { renderError, renderMiss, renderResult } from '../core/response/render.js';
 
 const plain = (r: { status: number; headers: Record<string, string>; body: string }) => ({
@@ -36,7 +46,7 @@ test('renderResult() :: values are 200 JSON, undefined is 204, results speak for
     headers: { Location: '/posts' },
     body: '',
   });
-  assert.equal(plain(renderResult(html('<p>x</p>', 422), null)).headers, {
+  assert.equal(plain(renderResult(html(trustedHtml('<p>x</p>'), 422), null)).headers, {
     'Content-Type': 'text/html; charset=utf-8',
   });
   assert.equal(plain(renderResult(text('x'), null)).headers, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -57,7 +67,7 @@ test('Reply :: its helpers are the free ones, headers included', () => {
   const res = new Reply();
   const extra = { 'X-Request-Id': '7' };
   assert.equal(res.json({ a: 1 }, 202, extra), json({ a: 1 }, 202, extra));
-  assert.equal(res.html('<p>x</p>', 422, extra), html('<p>x</p>', 422, extra));
+  assert.equal(res.html(trustedHtml('<p>x</p>'), 422, extra), html(trustedHtml('<p>x</p>'), 422, extra));
   assert.equal(res.text('x', 418, extra), text('x', 418, extra));
   assert.equal(res.json([1]), json([1]));
   assert.equal(res.created('/x', { id: 'x' }), created('/x', { id: 'x' }));

@@ -12,6 +12,7 @@ import {
   guard,
   HttpError,
   openapi,
+  prefix,
   resource,
   RouteDefinitionError,
   type Request,
@@ -245,6 +246,38 @@ standard('the route keeps the JSON Schema zod converts to, for the listing and O
   const listed = JSON.parse(formatRoutes(notes, 'json'));
   assert.is(listed[1].standard, undefined);
   assert.equal(listed[1].schema.body, create.schema?.body);
+});
+
+standard('JSON.stringify(route) is data: the JSON Schema and the guards by name, no zod internals', () => {
+  const signedIn = guard('signedIn', () => undefined);
+  const guarded = resource(
+    'notes',
+    { create: (req) => req.body },
+    { schemas: { create: { body: Note } }, before: [signedIn] },
+  );
+  const route = guarded.actions.create;
+  const printed = JSON.parse(JSON.stringify(route));
+  assert.equal(Object.keys(printed), [
+    'resource',
+    'action',
+    'method',
+    'path',
+    'params',
+    'name',
+    'body',
+    'schema',
+    'guards',
+  ]);
+  assert.equal(printed.guards, [{ name: 'signedIn', errors: [401, 403] }]);
+  assert.not.ok(JSON.stringify(route).includes('~standard'), 'no Standard Schema value is printed');
+  assert.not.ok(JSON.stringify(route).includes('_zod'), 'no zod internals are printed');
+  // Code still reads both, and prefix() keeps them.
+  assert.is(route.standard?.body, Note);
+  assert.is(route.guards?.[0], signedIn);
+  const moved = prefix('/api', guarded).find((r) => r.name === 'notes.create')!;
+  assert.is(moved.standard?.body, Note);
+  assert.is(moved.path, '/api/notes');
+  assert.not.ok(JSON.stringify(moved).includes('_zod'));
 });
 
 standard.run();

@@ -204,6 +204,16 @@ prefix('api', posts);
 prefix('/orgs/:org_id', posts);
 // @ts-expect-error a prefix has no trailing slash
 prefix('/api/', posts);
+// @ts-expect-error a prefix has no ".." segment
+prefix('/api/..', posts);
+// @ts-expect-error a prefix has no "." segment
+prefix('/api/./v1', posts);
+// @ts-expect-error a prefix has no ".." segment, first or last
+prefix('/../api', posts);
+// @ts-expect-error a prefix has no "." segment
+prefix('/.', posts);
+// Dots inside a segment are fine.
+prefix('/.well-known/v1.2', posts);
 
 // Controllers: the same options, extra actions as methods, a class parent.
 const COMMENTS = { parent: posts, member: { approve: 'POST' } } as const;

@@ -5,8 +5,11 @@ import polkaNext from 'polka-next';
 import { serve, type Running } from '../adapters/node.js';
 import { mount } from '../adapters/polka.js';
 import {
+  html,
   HttpError,
   pathFor,
+  Reply,
+  trustedHtml,
   resource,
   routes,
   type ActionPath,
@@ -152,3 +155,13 @@ const typedPosts = controller(TypedPosts);
 export type ControllerActions = Expect<Equal<keyof typeof typedPosts.actions, 'show'>>;
 // @ts-expect-error controller() takes a class
 controller(() => null);
+
+// html() and res.html() send Html only: a string is markup by intent (trustedHtml) or by the tag, never by accident.
+export const fromTag = html(html`<p>${'<b>'}</p>`, 422);
+export const fromTrusted = new Reply().html(trustedHtml('<p>mine</p>'));
+// @ts-expect-error a plain string is not Html
+html('<p>x</p>');
+// @ts-expect-error a plain string is not Html, with a status either
+html(`<p>${'x'}</p>`, 201);
+// @ts-expect-error res.html takes Html only
+new Reply().html('<p>x</p>');

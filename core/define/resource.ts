@@ -261,8 +261,10 @@ function actionRoute(
   if (schemas === undefined && (guards === undefined || guards.length === 0)) return Object.freeze(route);
   const extended: { -readonly [K in keyof Route]: Route[K] } = { ...route };
   if (schemas !== undefined) extended.schema = schemas.schema;
-  if (schemas?.standard !== undefined) extended.standard = schemas.standard;
   if (guards !== undefined && guards.length > 0) extended.guards = guards;
+  // Not enumerable: the record stays data, so JSON.stringify(route) never prints a library's internals.
+  if (schemas?.standard !== undefined)
+    Object.defineProperty(extended, 'standard', { value: schemas.standard });
   return Object.freeze(extended);
 }
 

@@ -1,5 +1,5 @@
 // What handlers answer with: Result values (json, created, html, redirect…) and the Reply helper `res`.
-import { htmlTemplate, type Html, type HtmlValue } from './html.js';
+import { escapeHtml, Html, htmlTemplate, type HtmlValue } from './html.js';
 import { NullObject } from '../util/null-object.js';
 
 /** How a result's body is serialised. */
@@ -40,15 +40,17 @@ export function redirect(location: string, status: 301 | 302 | 303 | 307 | 308 =
 
 /**
  * Two uses, one name. As a template tag, `html\`<h1>${title}</h1>\`` builds `Html` with every
- * value escaped (see core/html.ts). Called, `html(markup, status, headers)` is an HTML response:
- * `Html` from the tag, or a string sent as given (escape user content in it yourself).
+ * value escaped (see core/response/html.ts). Called, `html(markup, status, headers)` is an HTML
+ * response whose markup is `Html`: from the tag, or `trustedHtml(string)` for markup you trust.
  */
 export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): Html;
-export function html(markup: Html | string, status?: number, headers?: Record<string, string>): Result;
-export function html(first: TemplateStringsArray | Html | string, ...rest: unknown[]): Html | Result {
+export function html(markup: Html, status?: number, headers?: Record<string, string>): Result;
+export function html(first: TemplateStringsArray | Html, ...rest: unknown[]): Html | Result {
   if (isTemplate(first)) return htmlTemplate(first, ...(rest as HtmlValue[]));
   const [status = 200, headers] = rest as [number | undefined, Record<string, string> | undefined];
-  return new Result(status, 'html', String(first), headers);
+  // A plain string (from JavaScript, or past a cast) is text, so it cannot become markup by accident.
+  const markup = first instanceof Html ? first.toString() : escapeHtml(String(first));
+  return new Result(status, 'html', markup, headers);
 }
 
 function isTemplate(value: unknown): value is TemplateStringsArray {
@@ -97,9 +99,10 @@ export class Reply {
   }
 
   /**
-   * `html()`: `res.html(markup, status, headers)`, markup from the `html` tag (or a string sent as given).
+   * `html()`: `res.html(markup, status, headers)`, markup from the `html` tag or `trustedHtml()` (a string is
+   * escaped).
    */
-  html(markup: Html | string, status?: number, headers?: Record<string, string>): Result {
+  html(markup: Html, status?: number, headers?: Record<string, string>): Result {
     return html(markup, status, headers);
   }
 

@@ -16,9 +16,11 @@ const PREFIX = /^(?:\/[A-Za-z0-9._~!$&'()*+,;=@-]+)+$/;
 /** A prefix that could not be one, as a message in the type, so the call fails to compile. */
 type PrefixCheck<P extends string> = P extends `${string}:${string}` | `${string}/` | `${string}//${string}`
   ? 'a prefix is static, such as /api/v1: no params, no trailing or doubled slash'
-  : P extends `/${string}`
-    ? unknown
-    : 'a prefix starts with /, such as /api/v1';
+  : P extends `${string}/.` | `${string}/./${string}` | `${string}/..` | `${string}/../${string}`
+    ? 'a prefix has no "." or ".." segment: URL parsers resolve them away, so no request could reach it'
+    : P extends `/${string}`
+      ? unknown
+      : 'a prefix starts with /, such as /api/v1';
 
 /**
  * Mounts resources and tables under a path: `prefix('/api/v1', posts, comments)` is a table
@@ -41,8 +43,11 @@ export function prefix(path: string, ...sources: Routable[]): Table<unknown> {
   }
   // The sources are checked as they combine, then their routes copied with the prefix: a frozen table checked
   // again as one.
-  const moved = routes(...sources).map((route): Route =>
-    Object.freeze({ ...route, path: route.path === '/' ? path : path + route.path }),
-  );
+  const moved = routes(...sources).map((route): Route => {
+    const copy = { ...route, path: route.path === '/' ? path : path + route.path };
+    // A spread copies enumerable properties only, and `standard` is not one (see core/define/resource.ts).
+    if (route.standard !== undefined) Object.defineProperty(copy, 'standard', { value: route.standard });
+    return Object.freeze(copy);
+  });
   return routes(moved);
 }

@@ -14,7 +14,7 @@ const SAME_ORIGIN = {
 };
 
 /**
- * The HTML side of shared/specs/posts-api.md ("Browsers and HTML forms") against one server
+ * The HTML side of examples/posts/README.md ("Browsers and HTML forms") against one server
  * whose store starts empty, over raw HTTP as a browser would send it; returns every response's
  * bytes so runs can be compared. The browser tests drive the same pages in Chromium.
  */

@@ -83,7 +83,7 @@ export async function sameWires(
 }
 
 /**
- * The JSON side of shared/specs/posts-api.md against one server whose store starts empty,
+ * The JSON side of examples/posts/README.md against one server whose store starts empty,
  * asserting as it goes; returns every response's bytes so runs can be compared.
  */
 export async function postsContract(url: string, options: ContractOptions): Promise<string[]> {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 /**
- * A private, throwaway PostgreSQL cluster for tests and the bench (shared/design/database.md §6):
+ * A private, throwaway PostgreSQL cluster for tests and the bench:
  * its own folder and port, trust auth, no fsync, stopped and removed at the end. Nothing here
  * touches a system cluster.
  */
