@@ -35,7 +35,7 @@ const empty = (value: unknown): boolean =>
  * Whether nothing that could run before sevenfold's routes is registered yet (polka 0.5 keeps `wares`, 1.x
  * `routes`).
  */
-function bare(app: PolkaLike): boolean {
+function nothingRegistered(app: PolkaLike): boolean {
   const fields = app as { wares?: unknown; bwares?: unknown; apps?: unknown; routes?: unknown };
   const handler = app.handler as { [FRONT]?: boolean } | undefined;
   return (
@@ -59,18 +59,18 @@ function bare(app: PolkaLike): boolean {
  * runs for which request is the same.
  */
 export function mount<App extends PolkaLike>(app: App, source: Routable, options: MountOptions = {}): App {
-  const front = bare(app);
+  const inFront = nothingRegistered(app);
   // Middleware registered before mount may have changed a request's headers; in front of an empty app none
   // has run.
-  const dispatch = createDispatcher(source, options, { headersObject: !front });
-  const passed = Symbol('sevenfold.passed');
-  type Marked = IncomingMessage & { [passed]?: true };
-  app.use((req, res, next) => ((req as Marked)[passed] ? next() : dispatch(req, res, () => next())));
-  if (front) {
+  const dispatch = createDispatcher(source, options, { headersObject: !inFront });
+  const passedOn = Symbol('sevenfold.passed-on');
+  type Marked = IncomingMessage & { [passedOn]?: true };
+  app.use((req, res, next) => ((req as Marked)[passedOn] ? next() : dispatch(req, res, () => next())));
+  if (inFront) {
     const handle = app.handler as Handler;
     const handler = (req: IncomingMessage, res: ServerResponse, ...rest: unknown[]): void =>
       dispatch(req, res, () => {
-        (req as Marked)[passed] = true;
+        (req as Marked)[passedOn] = true;
         handle(req, res, ...rest);
       });
     app.handler = Object.assign(handler, { [FRONT]: true });
