@@ -104,7 +104,7 @@ test('idParam() :: the type IdParam<N> agrees with the run-time rule for every n
   writeFileSync(
     file,
     [
-      `import type { IdParam } from ${JSON.stringify(join(ROOT, 'core', 'inflect.js'))};`,
+      `import type { IdParam } from ${JSON.stringify(join(ROOT, 'core', 'define', 'inflect.js'))};`,
       'type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;',
       'type Expect<T extends true> = T;',
       ...lines,
