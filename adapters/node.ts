@@ -18,8 +18,10 @@ import { LIMITS } from '../core/util/limits.js';
 import { wholeNumber } from '../core/util/whole-number.js';
 import { createDispatcher, type DispatchOptions } from './http/dispatch.js';
 import { sendSafely, writeProblem } from './http/send.js';
+import { closeOnSignals, type CloseOnSignalsOptions } from './signals.js';
 
 export type { DispatchOptions } from './http/dispatch.js';
+export { closeOnSignals, type Closable, type CloseOnSignalsOptions } from './signals.js';
 
 /**
  * A request listener for `http.createServer()` that serves a table or resource; requests
@@ -58,6 +60,8 @@ export interface Running {
   readonly url: string;
   /** Stops accepting, lets requests in flight finish, then resolves; idempotent. */
   close(): Promise<void>;
+  /** On SIGTERM or SIGINT (or `options.signals`), `close()` then exit 0; a second signal cuts the connections left. Returns the unsubscribe. */
+  closeOnSignals(options?: CloseOnSignalsOptions): () => void;
 }
 
 /** Serves a table or resource on a new node:http server: `await serve(posts, { port: 3000 })`. */
@@ -127,11 +131,14 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
       const address = server.address() as AddressInfo;
       const hostname = host.includes(':') ? `[${host}]` : host;
       let closing: Promise<void> | undefined;
-      resolve({
+      const running: Running = {
         server,
         url: `http://${hostname}:${address.port}`,
         close: () => (closing ??= shutdown(server, sockets, shutdownTimeout)),
-      });
+        closeOnSignals: (options) =>
+          closeOnSignals(running, { force: () => server.closeAllConnections(), ...options }),
+      };
+      resolve(running);
     });
   });
 }

@@ -33,6 +33,7 @@ export {
   guard,
   type AddedBy,
   type Before,
+  type BearerAdded,
   type BearerOptions,
   type ContextOf,
   type Guard,

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { POSTS_OPTIONS } from '../examples/posts/app.js';
 import { launchChromium } from './support/browser.js';
 import { ROOT } from './support/paths.js';
-import { deterministicPosts } from './support/posts.js';
+import { served } from './support/posts.js';
 import { ADAPTERS } from './support/servers.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -53,7 +52,7 @@ browserRun.after(async (context) => {
 for (const [index, adapter] of ADAPTERS.entries()) {
   browserRun(`a person manages posts through the pages, on ${adapter.name}`, async ({ browser }) => {
     if (browser === undefined) return;
-    const running = await adapter.start(deterministicPosts(), POSTS_OPTIONS);
+    const running = await adapter.start(...served());
     const context = await browser.newContext({ viewport: { width: 900, height: 640 } });
     const page = await context.newPage();
     const refusedByPolicy: string[] = [];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LockedError, takeLock } from '../examples/posts/lock.js';
+import { LockedError, takeLock } from '../examples/posts/deploy/lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sevenfold-lock-'));
 process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

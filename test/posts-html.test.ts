@@ -2,12 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { POSTS_OPTIONS } from '../examples/posts/app.js';
 import { postsContract, sameOnEveryAdapter } from './support/contract.js';
 import { postsHtmlContract } from './support/contract-html.js';
 import type { RawRequest, RawResponse } from './support/http.js';
 import { ROOT } from './support/paths.js';
-import { deterministicPosts } from './support/posts.js';
+import { served } from './support/posts.js';
 import { ADAPTERS } from './support/servers.js';
 
 test('examples/posts :: the HTML side of the spec, answered the same, byte for byte, on every adapter', () =>
@@ -55,7 +54,7 @@ test('docs/openapi.json :: documents every status, media type and Location the p
     if (gap !== undefined) missing.add(`${request.method ?? 'GET'} ${request.path.slice(0, 40)}: ${gap}`);
   };
   for (const contract of [postsContract, postsHtmlContract]) {
-    const running = await ADAPTERS[0]!.start(deterministicPosts(), POSTS_OPTIONS);
+    const running = await ADAPTERS[0]!.start(...served());
     try {
       await contract(running.url, { deterministic: true, onExchange });
     } finally {

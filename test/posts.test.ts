@@ -1,14 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { postsContainer, postsResource } from '../examples/posts/app.js';
+import { postsContainer, postsOptions, postsResource } from '../examples/posts/app.js';
 import type { PostRepository } from '../examples/posts/repository.js';
-import { POST_REPOSITORY, UNREACHABLE_IDS } from '../examples/posts/tokens.js';
+import { routesOf } from '../examples/posts/routes.js';
+import { POST_REPOSITORY, POSTS_ROUTES } from '../examples/posts/tokens.js';
 import { unreachableIds } from '../core/index.js';
-import { deterministicPosts } from './support/posts.js';
+import { deterministicPosts, served } from './support/posts.js';
 import { postsContract, sameOnEveryAdapter } from './support/contract.js';
 import { json, raw } from './support/http.js';
 import { ADAPTERS, startAll } from './support/servers.js';
-import { POSTS_OPTIONS } from '../examples/posts/app.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
@@ -35,14 +35,25 @@ test('examples/posts :: index orders posts created at the same instant by id', a
   }
 });
 
-test('examples/posts :: an id no member route could be reached with is refused with 422', async () => {
+test('examples/posts :: the controller reads its paths and unreachable ids from the finished resource, registered before it as a function', () => {
+  const app = postsContainer();
+  const posts = postsResource(app);
+  const routes = app.resolve(POSTS_ROUTES)();
   // The spec's seven routes shadow no id, so the example's own set is empty.
-  const posts = postsResource();
-  assert.equal([...unreachableIds(posts, posts)], []);
+  assert.equal([...routes.unreachableIds], []);
+  assert.equal([...routes.unreachableIds], [...unreachableIds(posts, posts)]);
+  assert.is(routes.paths.posts.show({ post_id: 'a b' }), '/posts/a%20b');
+  assert.equal(routes.paths.posts.update.form({ post_id: 'x' }).fields, { _method: 'PUT' });
+});
+
+test('examples/posts :: an id no member route could be reached with is refused with 422', async () => {
   // With a static route where an id goes (a collection action such as search), that id is refused.
   const app = postsContainer();
-  app.register(UNREACHABLE_IDS, { useValue: new Set(['search']) });
-  const servers = await startAll(postsResource(app), POSTS_OPTIONS);
+  app.register(POSTS_ROUTES, {
+    useValue: () => ({ ...routesOf(postsResource()), unreachableIds: new Set(['search']) }),
+  });
+  const posts = postsResource(app);
+  const servers = await startAll(posts, postsOptions(posts));
   try {
     for (const { name, running } of servers) {
       const refused = await raw(running.url, {
@@ -110,7 +121,7 @@ test('examples/posts :: another repository registered under POST_REPOSITORY repl
 });
 
 test('examples/posts :: with POSTS_TOKEN set, writes need the bearer token; reads and an unset token do not', async () => {
-  const servers = await startAll(deterministicPosts(), POSTS_OPTIONS);
+  const servers = await startAll(...served());
   const saved = process.env.POSTS_TOKEN;
   process.env.POSTS_TOKEN = 's3cret';
   try {

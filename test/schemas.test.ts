@@ -504,6 +504,49 @@ guards(
 
 guards.run();
 
+// ---- an optional bearer()
+
+const maybeSignedIn = bearer({
+  verify: (given) => (given === 'secret' ? { user: 'ada' } : false),
+  optional: true,
+});
+const optionalGuarded = resource(
+  'notes',
+  { index: (req) => ({ user: req.context.user ?? null }) },
+  { before: [maybeSignedIn] },
+);
+const optionalBearer = withServers('bearer({ optional: true })', optionalGuarded, { checkResponses: false });
+
+optionalBearer(
+  'no Authorization header passes with nothing added; a good token adds the user; a bad one is 401, a malformed header 400',
+  async ({ servers }) => {
+    assert.ok(
+      servers.some(({ name }) => name === 'node'),
+      'served through the node adapter too',
+    );
+    assert.equal(json(await onEvery(servers, { path: '/notes' })), { user: null });
+    const good = await onEvery(servers, { path: '/notes', headers: { Authorization: 'Bearer secret' } });
+    assert.equal(json(good), { user: 'ada' });
+    const wrong = await onEvery(servers, { path: '/notes', headers: { Authorization: 'Bearer nope' } });
+    assert.is(wrong.status, 401);
+    assert.is(wrong.headers['www-authenticate'], 'Bearer error="invalid_token"');
+    const malformed = await onEvery(servers, { path: '/notes', headers: { Authorization: 'Basic abc' } });
+    assert.is(malformed.status, 400);
+  },
+);
+
+optionalBearer('OpenAPI lists the scheme as optional; a non-boolean optional is a TypeError', () => {
+  assert.equal((openapi(optionalGuarded) as any).paths['/notes'].get.security, [{ bearer: [] }, {}]);
+  assert.is(maybeSignedIn.security?.optional, true);
+  assert.is(token.security?.optional, undefined);
+  assert.throws(
+    () => bearer({ verify: () => true, optional: 'yes' as unknown as boolean }),
+    /optional must be true or false/,
+  );
+});
+
+optionalBearer.run();
+
 // ---- checkResponses
 
 const lying = resource(

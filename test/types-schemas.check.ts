@@ -7,6 +7,7 @@ import {
   guard,
   HttpError,
   resource,
+  type AddedBy,
   type ContextOf,
   type FromSchema,
   type Infer,
@@ -76,6 +77,36 @@ async function tenant(_req: Request): Promise<{ tenant: string }> {
   return { tenant: 't1' };
 }
 const audit = guard('audit', () => undefined);
+const maybeAuth = bearer({
+  verify: (token) => (token === 'x' ? { user: { id: 1, name: 'ada' } } : false),
+  optional: true,
+});
+const flag: boolean = Math.random() > 0.5;
+const perhapsAuth = bearer({ verify: () => ({ user: 'ada' }), optional: flag });
+const requiredAuth = bearer({ verify: () => ({ user: 'ada' }), optional: false });
+
+export type BearerChecks = [
+  // optional: true makes what it adds optional, since an anonymous request adds nothing
+  Expect<Equal<AddedBy<typeof maybeAuth>, { user?: { id: number; name: string } }>>,
+  // optional as a boolean not known to be false: optional too
+  Expect<Equal<AddedBy<typeof perhapsAuth>, { user?: string }>>,
+  Expect<Equal<AddedBy<typeof requiredAuth>, { user: string }>>,
+  Expect<Equal<AddedBy<typeof auth>, { user: { id: number; name: string } }>>,
+];
+
+// An optional bearer's context needs no cast: its user is there or undefined.
+export const notes = resource(
+  'notes',
+  {
+    index(req) {
+      // @ts-expect-error: with optional: true the user may be absent
+      const user: { id: number; name: string } = req.context.user;
+      const maybe: { id: number; name: string } | undefined = req.context.user;
+      return [user, maybe?.name];
+    },
+  },
+  { before: [maybeAuth] },
+);
 
 // Each handler sees its body, query, params and context typed from the table, with no cast.
 export const items = resource(

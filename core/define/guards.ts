@@ -117,20 +117,37 @@ export interface BearerOptions<Added extends object> {
   readonly realm?: string;
   /** The guard's name in the listing and the security scheme's in OpenAPI; default `bearer`. */
   readonly name?: string;
+  /**
+   * `true`: a request with no `Authorization` header passes, with nothing added to
+   * `req.context` (so its fields are typed optional); a header is still checked as without it.
+   * OpenAPI lists the scheme as optional. Default `false`.
+   */
+  readonly optional?: boolean;
 }
+
+/** What a `bearer()` adds to `req.context`: `Added`, or `Partial<Added>` unless `optional` is known to be false. */
+export type BearerAdded<Added extends object, Optional extends boolean> = [Optional] extends [false]
+  ? Added
+  : Partial<Added>;
 
 // A token68 (RFC 7235): what a Bearer credential may be.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
  * A guard for `Authorization: Bearer <token>` (RFC 6750): no credentials is `401` with
- * `WWW-Authenticate: Bearer`, a malformed header `400`, a token `verify` refuses `401` with
- * `error="invalid_token"`. OpenAPI gets an `http` `bearer` security scheme.
+ * `WWW-Authenticate: Bearer` (or passes, with `optional: true`), a malformed header `400`, a
+ * token `verify` refuses `401` with `error="invalid_token"`. OpenAPI gets an `http` `bearer`
+ * security scheme.
  */
-export function bearer<Added extends object = {}>(options: BearerOptions<Added>): Guard<Added> {
+export function bearer<Added extends object = {}, Optional extends boolean = false>(
+  options: BearerOptions<Added> & { readonly optional?: Optional },
+): Guard<BearerAdded<Added, Optional>> {
   if (options === null || typeof options !== 'object' || typeof options.verify !== 'function')
     throw new TypeError('bearer({ verify }): verify must be a function from the token to true or the user');
+  if (options.optional !== undefined && typeof options.optional !== 'boolean')
+    throw new TypeError('bearer({ optional }): optional must be true or false');
   const name = options.name ?? 'bearer';
+  const optional = options.optional === true;
   const realm = options.realm === undefined ? '' : ` realm=${JSON.stringify(options.realm)}`;
   const refuse = (status: 400 | 401, detail: string, error?: string): HttpError =>
     new HttpError(status, detail, {
@@ -145,15 +162,19 @@ export function bearer<Added extends object = {}>(options: BearerOptions<Added>)
   };
   const check = (req: Request): Added | void | PromiseLike<Added | void> => {
     const header = req.headers.authorization;
-    if (header === undefined) throw refuse(401, 'this action needs an Authorization: Bearer <token> header');
+    if (header === undefined) {
+      if (optional) return undefined;
+      throw refuse(401, 'this action needs an Authorization: Bearer <token> header');
+    }
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (match === null)
       throw refuse(400, 'the Authorization header must be "Bearer <token>"', 'invalid_request');
     const verdict = options.verify(match[1]!, req);
     return isThenable(verdict) ? verdict.then(admit) : admit(verdict);
   };
+  const scheme = { type: 'http', scheme: 'bearer' };
   return guard(name, check, {
     errors: [400, 401],
-    security: { name, scheme: { type: 'http', scheme: 'bearer' } },
-  }) as unknown as Guard<Added>;
+    security: optional ? { name, scheme, optional } : { name, scheme },
+  }) as unknown as Guard<BearerAdded<Added, Optional>>;
 }

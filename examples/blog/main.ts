@@ -9,19 +9,7 @@ if (!/^\d{1,5}$/.test(PORT) || Number(PORT) > 65535) {
 }
 const host = process.env.HOST || '127.0.0.1';
 
-// Handlers go in before the server starts: a signal right after "listening on" must drain, not kill.
-let running: Running | undefined;
-let stopping = false;
-async function stop(): Promise<void> {
-  // A second signal while draining cuts the remaining connections at once.
-  if (stopping) return void running?.server.closeAllConnections();
-  stopping = true;
-  await running?.close();
-  process.exit(0);
-}
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-
+let running: Running;
 try {
   running = await serve(blogApp().table, { host, port: Number(PORT) });
 } catch (error) {
@@ -30,4 +18,6 @@ try {
   );
   process.exit(1);
 }
-if (!stopping) console.log(`listening on ${running.url}`);
+// Before the line is printed, so a signal sent the moment it appears drains rather than kills.
+running.closeOnSignals();
+console.log(`listening on ${running.url}`);

@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { container, controller, type DependencyContainer } from 'sevenfold/controllers';
+import type { Resource } from 'sevenfold';
 import type { ServeOptions } from 'sevenfold/node';
 import { PostsController } from './controller.js';
 import { MemoryPostRepository, type PostRepository } from './repository.js';
-import { unreachableIds } from 'sevenfold';
-import { CLOCK, NEW_ID, POST_REPOSITORY, UNREACHABLE_IDS } from './tokens.js';
+import { routesOf } from './routes.js';
+import { CLOCK, NEW_ID, POST_REPOSITORY, POSTS_ROUTES } from './tokens.js';
 import { postsErrorPage } from './views/posts.js';
 
 /**
  * How the example is served, on either adapter: its errors in the site's layout for browsers,
- * a refused form shown again with its messages.
+ * a refused form shown again with its messages, every link in them built from `posts`'s paths.
  */
-export const POSTS_OPTIONS = { errorPage: postsErrorPage } as const satisfies ServeOptions;
+export function postsOptions(posts: Resource) {
+  return { errorPage: postsErrorPage(routesOf(posts).paths) } as const satisfies ServeOptions;
+}
 
 /**
  * The app's own container with its services: `repository` (posts in memory unless given; main.ts
@@ -28,13 +31,13 @@ export function postsContainer(repository: PostRepository = new MemoryPostReposi
 
 /**
  * The posts resource, its controller resolved from `app` (a fresh default container if none).
- * The ids its own table makes unreachable (none for the spec's seven routes; `search` once a
- * `collection: { search: 'GET' }` is added) are handed to the controller, which refuses them.
+ * The controller reads its paths and the ids its own table makes unreachable (none for the
+ * spec's seven routes; `search` once a `collection: { search: 'GET' }` is added) from the
+ * finished resource, through `POSTS_ROUTES`, unless `app` registers its own.
  */
 export function postsResource(app: DependencyContainer = postsContainer()) {
-  const unreachable = new Set<string>();
-  if (!app.isRegistered(UNREACHABLE_IDS)) app.register(UNREACHABLE_IDS, { useValue: unreachable });
+  // A function, not a value: the controller is resolved inside controller(), before `posts` exists, and calls it on first use.
+  if (!app.isRegistered(POSTS_ROUTES)) app.register(POSTS_ROUTES, { useValue: () => routesOf(posts) });
   const posts = controller(PostsController, { container: app });
-  for (const id of unreachableIds(posts, posts)) unreachable.add(id);
   return posts;
 }

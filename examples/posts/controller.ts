@@ -1,18 +1,11 @@
 import { inject, injectable, Resource, type ControllerFor, type RequestFor } from 'sevenfold/controllers';
-import {
-  HttpError,
-  isFormSubmission,
-  negotiate,
-  pathFor,
-  type Action,
-  type Reply,
-  type Result,
-} from 'sevenfold';
+import { HttpError, isFormSubmission, negotiate, type Action, type Reply, type Result } from 'sevenfold';
 import { POST_GUARDS } from './auth.js';
 import type { Post } from './post.js';
 import type { PostRepository } from './repository.js';
 import { POST_SCHEMAS } from './schema.js';
-import { CLOCK, NEW_ID, POST_REPOSITORY, UNREACHABLE_IDS } from './tokens.js';
+import type { PostsRoutes } from './routes.js';
+import { CLOCK, NEW_ID, POST_REPOSITORY, POSTS_ROUTES } from './tokens.js';
 import { page } from './views/layout.js';
 import { editView, indexView, newView, showView } from './views/posts.js';
 
@@ -37,28 +30,39 @@ function found(post: Post | undefined, id: string): Post {
 @Resource('posts', POSTS_RESOURCE)
 @injectable()
 export class PostsController implements ControllerFor<'posts', typeof POSTS_RESOURCE> {
+  #cached: PostsRoutes | undefined;
+
   constructor(
     @inject(POST_REPOSITORY) private readonly posts: PostRepository,
     @inject(CLOCK) private readonly now: () => Date,
     @inject(NEW_ID) private readonly newId: () => string,
-    @inject(UNREACHABLE_IDS) private readonly unreachable: ReadonlySet<string>,
+    @inject(POSTS_ROUTES) private readonly routesOfTable: () => PostsRoutes,
   ) {}
+
+  // Asked for at the first request, by when the resource this controller serves has been built.
+  get #routes(): PostsRoutes {
+    return (this.#cached ??= this.routesOfTable());
+  }
 
   async index(req: PostsRequest<'index'>, res: Reply): Promise<Result> {
     // Checked and defaulted by the query schema: whole numbers within their ranges.
     const { limit, offset } = req.query;
     const { posts, total } = await this.posts.list(limit, offset);
+    const p = this.#routes.paths;
     if (offset + limit < total)
-      res.header('Link', `</posts?limit=${limit}&offset=${offset + limit}>; rel="next"`);
+      res.header('Link', `<${p.posts.index({}, { limit, offset: offset + limit })}>; rel="next"`);
     return negotiate(req, {
       'application/json': () => posts,
-      'text/html': () => page(indexView({ posts, limit, offset, total, newId: this.newId() })),
+      'text/html': () => page(indexView(p, { posts, limit, offset, total, newId: this.newId() })),
     });
   }
 
   async show(req: PostsRequest<'show'>): Promise<Result> {
     const post = found(await this.posts.get(req.params.post_id), req.params.post_id);
-    return negotiate(req, { 'application/json': () => post, 'text/html': () => page(showView(post)) });
+    return negotiate(req, {
+      'application/json': () => post,
+      'text/html': () => page(showView(this.#routes.paths, post)),
+    });
   }
 
   // new and edit exist to serve forms: HTML is their default, JSON for a client that asks for it.
@@ -66,7 +70,7 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
     // The params schema has refused a malformed id with 400 already.
     const template = { id: req.params.post_id, title: '', body: '' };
     return negotiate(req, {
-      'text/html': () => page(newView(template)),
+      'text/html': () => page(newView(this.#routes.paths, template)),
       'application/json': () => template,
     });
   }
@@ -74,7 +78,7 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
   async edit(req: PostsRequest<'edit'>): Promise<Result> {
     const post = found(await this.posts.get(req.params.post_id), req.params.post_id);
     return negotiate(req, {
-      'text/html': () => page(editView(post)),
+      'text/html': () => page(editView(this.#routes.paths, post)),
       'application/json': () => post,
     });
   }
@@ -82,9 +86,12 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
   async create(req: PostsRequest<'create'>, res: Reply): Promise<Result> {
     const stamp = this.now().toISOString();
     const { id = this.newId(), title, body } = req.body;
-    if (this.unreachable.has(id)) {
+    const { paths: p, unreachableIds } = this.#routes;
+    if (unreachableIds.has(id)) {
       throw new HttpError(422, 'the post is not valid', {
-        errors: { id: [`is the path of another route: /posts/${id} would never show this post`] },
+        errors: {
+          id: [`is the path of another route: ${p.posts.show({ post_id: id })} would never show this post`],
+        },
       });
     }
     const post: Post = { id, title: title.trim(), body, createdAt: stamp, updatedAt: stamp };
@@ -93,7 +100,7 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
         errors: { id: ['is taken by another post'] },
       });
     }
-    const location = pathFor('/posts/:post_id', { post_id: post.id });
+    const location = p.posts.show({ post_id: post.id });
     return isFormSubmission(req) ? res.redirect(location, 303) : res.created(location, post);
   }
 
@@ -113,11 +120,11 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
       updatedAt: this.now().toISOString(),
     };
     if (!(await this.posts.replace(post))) throw absent(id);
-    return isFormSubmission(req) ? res.redirect(pathFor('/posts/:post_id', { post_id: id }), 303) : post;
+    return isFormSubmission(req) ? res.redirect(this.#routes.paths.posts.show({ post_id: id }), 303) : post;
   }
 
   async destroy(req: PostsRequest<'destroy'>, res: Reply): Promise<Result | undefined> {
     if (!(await this.posts.remove(req.params.post_id))) throw absent(req.params.post_id);
-    return isFormSubmission(req) ? res.redirect('/posts', 303) : undefined;
+    return isFormSubmission(req) ? res.redirect(this.#routes.paths.posts.index(), 303) : undefined;
   }
 }

@@ -7,9 +7,6 @@ export interface Post {
   readonly updatedAt: string;
 }
 
-/** Messages per field, sent as the `errors` member of a 422 problem. */
-export type FieldErrors = Record<string, string[]>;
-
 /** Orders posts oldest first, then by id, as the index lists them. */
 export function byAge(a: Post, b: Post): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;

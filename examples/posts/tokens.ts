@@ -1,5 +1,6 @@
 import type { InjectionToken } from 'sevenfold/controllers';
 import type { PostRepository } from './repository.js';
+import type { PostsRoutes } from './routes.js';
 
 // The controller asks for its services by these names and app.ts registers them, so both look here.
 
@@ -9,5 +10,5 @@ export const POST_REPOSITORY: InjectionToken<PostRepository> = Symbol('PostRepos
 export const CLOCK: InjectionToken<() => Date> = Symbol('Clock');
 /** Ids for posts created without one. */
 export const NEW_ID: InjectionToken<() => string> = Symbol('NewId');
-/** Ids no member route could be reached with (a static route where the id goes): create refuses them with 422. */
-export const UNREACHABLE_IDS: InjectionToken<ReadonlySet<string>> = Symbol('UnreachableIds');
+/** The routes of the resource the controller serves, computed from it when first asked: the controller is built before it. */
+export const POSTS_ROUTES: InjectionToken<() => PostsRoutes> = Symbol('PostsRoutes');

@@ -1,8 +1,7 @@
 import * as assert from 'uvu/assert';
 import { byAge, type Post } from '../../examples/posts/post.js';
-import { POSTS_OPTIONS } from '../../examples/posts/app.js';
 import { json, raw, type RawRequest, type RawResponse } from './http.js';
-import { deterministicPosts } from './posts.js';
+import { served } from './posts.js';
 import type { Running } from '../../adapters/node.js';
 import { ADAPTERS, type AdapterUnderTest } from './servers.js';
 
@@ -51,7 +50,7 @@ export function exchanges(
  */
 export function sameOnEveryAdapter(contract: Contract): Promise<void> {
   return sameWires(
-    (adapter) => adapter.start(deterministicPosts(), POSTS_OPTIONS),
+    (adapter) => adapter.start(...served()),
     (url) => contract(url, { deterministic: true }),
   );
 }

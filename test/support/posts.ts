@@ -1,4 +1,4 @@
-import { postsContainer, postsResource } from '../../examples/posts/app.js';
+import { postsContainer, postsOptions, postsResource } from '../../examples/posts/app.js';
 import type { PostRepository } from '../../examples/posts/repository.js';
 import { CLOCK, NEW_ID } from '../../examples/posts/tokens.js';
 
@@ -14,4 +14,9 @@ export function deterministicPosts(now?: () => Date, repository?: PostRepository
   app.register(CLOCK, { useValue: now ?? (() => new Date(tick++)) });
   app.register(NEW_ID, { useValue: () => `gen-${++serial}` });
   return postsResource(app);
+}
+
+/** A deterministic example and the options it is served with, as main.ts serves it: `adapter.start(...served())`. */
+export function served(posts: ReturnType<typeof postsResource> = deterministicPosts()) {
+  return [posts, postsOptions(posts)] as const;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { html, trustedHtml, type HttpError, type Html, type HtmlValue, type Result } from 'sevenfold';
+import type { PostsPaths } from '../routes.js';
 
 // Markup in this folder is kept as written (prettier leaves html`…` alone): it is what a person reads.
 
@@ -46,8 +47,8 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-/** A complete page: the document around `content`, `title` in the tab and the heading. */
-export function layout(title: string, content: HtmlValue): Html {
+/** A complete page: the document around `content`, `title` in the tab and the heading, `p` for the site's links. */
+export function layout(p: PostsPaths, title: string, content: HtmlValue): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -57,7 +58,7 @@ export function layout(title: string, content: HtmlValue): Html {
 <style>${trustedHtml(STYLE)}</style>
 </head>
 <body>
-<header><nav aria-label="Site"><a href="/posts">All posts</a></nav></header>
+<header><nav aria-label="Site"><a href="${p.posts.index()}">All posts</a></nav></header>
 <main>
 <h1>${title}</h1>
 ${content}
@@ -73,13 +74,14 @@ export function page(markup: Html, status = 200): Result {
 }
 
 /** The page a browser gets for an error (the adapters' `errorPage` option): the problem in the site's layout. */
-export function errorView(error: HttpError): Html {
+export function errorView(p: PostsPaths, error: HttpError): Html {
   const problem = error.toProblem();
   const fields = Object.entries((problem.errors ?? {}) as Record<string, unknown>);
   return layout(
+    p,
     problem.title,
     html`${problem.detail !== undefined && html`<p>${problem.detail}</p>`}
 ${fields.length > 0 && html`<ul>${fields.map(([field, messages]) => html`<li>${field || 'The request'}: ${Array.isArray(messages) ? messages.join('; ') : String(messages)}</li>`)}</ul>`}
-<p>Error ${problem.status}. <a href="/posts">Back to all posts</a></p>`,
+<p>Error ${problem.status}. <a href="${p.posts.index()}">Back to all posts</a></p>`,
   );
 }

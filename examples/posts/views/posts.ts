@@ -1,10 +1,18 @@
-import { html, isFormSubmission, pathFor, type Html, type HttpError, type Request } from 'sevenfold';
-import type { FieldErrors, Post } from '../post.js';
+import {
+  html,
+  isFormSubmission,
+  type FieldErrors,
+  type Form,
+  type Html,
+  type HttpError,
+  type Request,
+} from 'sevenfold';
+import type { Post } from '../post.js';
+import type { PostsPaths } from '../routes.js';
 import { errorView, layout } from './layout.js';
 
 // Markup here is kept as written (prettier leaves html`…` alone): it is what a person reads.
-
-const postPath = (id: string): string => pathFor('/posts/:post_id', { post_id: id });
+// Every view takes the resource's path helpers (`p`), so each link and form comes from the route table.
 
 /** What the index shows: one page of posts and where the pages around it start. */
 export interface IndexPage {
@@ -17,12 +25,13 @@ export interface IndexPage {
 }
 
 /** The list of posts, each with its show and edit links, and the way to write a new one. */
-export function indexView({ posts, limit, offset, total, newId }: IndexPage): Html {
+export function indexView(p: PostsPaths, { posts, limit, offset, total, newId }: IndexPage): Html {
   const pageLink = (from: number, text: string, rel: string) =>
-    html`<a href="${`/posts?limit=${limit}&offset=${from}`}" rel="${rel}">${text}</a>`;
+    html`<a href="${p.posts.index({}, { limit, offset: from })}" rel="${rel}">${text}</a>`;
   return layout(
+    p,
     'All posts',
-    html`<p><a href="${pathFor('/posts/:post_id/new', { post_id: newId })}">New post</a></p>
+    html`<p><a href="${p.posts.new({ post_id: newId })}">New post</a></p>
 ${
   posts.length === 0
     ? html`<p>No posts yet.</p>`
@@ -30,7 +39,7 @@ ${
 ${posts.map(
   (
     post,
-  ) => html`<li><a href="${postPath(post.id)}">${post.title}</a> <a href="${pathFor('/posts/:post_id/edit', { post_id: post.id })}">Edit<span class="visually-hidden"> ${post.title}</span></a></li>
+  ) => html`<li><a href="${p.posts.show({ post_id: post.id })}">${post.title}</a> <a href="${p.posts.edit({ post_id: post.id })}">Edit<span class="visually-hidden"> ${post.title}</span></a></li>
 `,
 )}</ul>`
 }
@@ -42,19 +51,19 @@ ${
 }
 
 /** One post: its text, when it was written, and the ways to edit or delete it. */
-export function showView(post: Post): Html {
+export function showView(p: PostsPaths, post: Post): Html {
   return layout(
+    p,
     post.title,
     html`<div class="post-body">${post.body}</div>
 <dl class="meta">
-<dt>Address</dt><dd>${postPath(post.id)}</dd>
+<dt>Address</dt><dd>${p.posts.show({ post_id: post.id })}</dd>
 <dt>Created</dt><dd>${when(post.createdAt)}</dd>
 <dt>Updated</dt><dd>${when(post.updatedAt)}</dd>
 </dl>
 <div class="actions">
-<a href="${pathFor('/posts/:post_id/edit', { post_id: post.id })}">Edit</a>
-<form method="post" action="${postPath(post.id)}">
-<input type="hidden" name="_method" value="DELETE">
+<a href="${p.posts.edit({ post_id: post.id })}">Edit</a>
+${formTag(p.posts.destroy.form({ post_id: post.id }))}
 <button class="danger">Delete this post</button>
 </form>
 </div>`,
@@ -74,13 +83,14 @@ export interface FormState {
 }
 
 /** The form that creates a post; its id comes from the `new` path and can still be changed. */
-export function newView(state: FormState): Html {
+export function newView(p: PostsPaths, state: FormState): Html {
   return layout(
+    p,
     'New post',
     postForm(
+      p,
       state,
-      '/posts',
-      undefined,
+      p.posts.create.form(),
       html`${field(state, 'id', 'Address', 'Letters, digits, - and _, up to 64: the post will live at /posts/<address>.')}
 <input type="text" id="id" name="id" value="${state.id}" required pattern="[A-Za-z0-9_\\-]{1,64}"${described(state, 'id', true)}>`,
       'Create post',
@@ -89,18 +99,26 @@ export function newView(state: FormState): Html {
 }
 
 /** The form that replaces a post's title and body (sent as PUT through `_method`). */
-export function editView(state: FormState): Html {
+export function editView(p: PostsPaths, state: FormState): Html {
+  const path = p.posts.show({ post_id: state.id });
   return layout(
+    p,
     'Edit post',
-    html`<p>Editing <a href="${postPath(state.id)}">${postPath(state.id)}</a>.</p>
-${postForm(state, postPath(state.id), 'PUT', undefined, 'Save changes')}`,
+    html`<p>Editing <a href="${path}">${path}</a>.</p>
+${postForm(p, state, p.posts.update.form({ post_id: state.id }), undefined, 'Save changes')}`,
   );
 }
 
+/** A form's opening tag and its hidden fields (`_method` for PUT and DELETE), as `.form()` gives them. */
+function formTag(form: Form): Html {
+  return html`<form method="${form.method.toLowerCase()}" action="${form.action}">
+${Object.entries(form.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`;
+}
+
 function postForm(
+  p: PostsPaths,
   state: FormState,
-  action: string,
-  method: 'PUT' | undefined,
+  form: Form,
   idField: Html | undefined,
   submit: string,
 ): Html {
@@ -111,15 +129,14 @@ function postForm(
     html`<div class="summary" role="alert"><p>The post was not saved:</p>
 <ul>${Object.entries(errors).map(([name, messages]) => html`<li>${name === '' ? 'The form' : (LABELS[name] ?? name)} ${messages.join('; ')}</li>`)}</ul></div>`
   }
-<form method="post" action="${action}">
-${method !== undefined && html`<input type="hidden" name="_method" value="${method}">`}
+${formTag(form)}
 ${idField}
 ${field(state, 'title', 'Title')}
 <input type="text" id="title" name="title" value="${state.title}" required${described(state, 'title', false)}>
 ${field(state, 'body', 'Text', 'Optional, up to 100 000 characters.')}
 <textarea id="body" name="body"${described(state, 'body', true)}>${state.body}</textarea>
 ${general.length > 0 && html`<p class="field-error">${general.join('; ')}</p>`}
-<div class="actions"><button>${submit}</button> <a href="/posts">Cancel</a></div>
+<div class="actions"><button>${submit}</button> <a href="${p.posts.index()}">Cancel</a></div>
 </form>`;
 }
 
@@ -148,16 +165,19 @@ function submitted(body: unknown, id?: string): FormState {
 }
 
 /**
- * The page a browser gets for an error (the adapters' `errorPage` option): a refused create or
- * update form submission (422 from the schema or the handler, 409 for a taken id) is its form
- * again with the messages beside the fields; any other error is the problem in the site's layout.
+ * The page a browser gets for an error (the adapters' `errorPage` option, given the resource's
+ * paths): a refused create or update form submission (422 from the schema or the handler, 409
+ * for a taken id) is its form again with the messages beside the fields; any other error is the
+ * problem in the site's layout.
  */
-export function postsErrorPage(error: HttpError, req?: Request<any, any, any, any>): Html {
-  if (req !== undefined && (error.status === 422 || error.status === 409) && isFormSubmission(req)) {
-    const errors = (error.errors ?? {}) as FieldErrors;
-    if (req.route.name === 'posts.create') return newView({ ...submitted(req.body), errors });
-    if (req.route.name === 'posts.update')
-      return editView({ ...submitted(req.body, req.params.post_id as string), errors });
-  }
-  return errorView(error);
+export function postsErrorPage(p: PostsPaths) {
+  return (error: HttpError, req?: Request<any, any, any, any>): Html => {
+    if (req !== undefined && (error.status === 422 || error.status === 409) && isFormSubmission(req)) {
+      const errors = (error.errors ?? {}) as FieldErrors;
+      if (req.route.name === 'posts.create') return newView(p, { ...submitted(req.body), errors });
+      if (req.route.name === 'posts.update')
+        return editView(p, { ...submitted(req.body, req.params.post_id as string), errors });
+    }
+    return errorView(p, error);
+  };
 }

@@ -1,5 +1,5 @@
-import type { Post } from './post.js';
-import type { Page, PostRepository } from './repository.js';
+import type { Post } from '../post.js';
+import type { Page, PostRepository } from '../repository.js';
 
 /** What the repository needs of a connection pool: `pg.Pool` has it, on a server or on PGlite. */
 export interface Queryable {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { takeLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { PostgresPostRepository } from './postgres.js';
-import { MemoryPostRepository, type PostRepository } from './repository.js';
+import { MemoryPostRepository, type PostRepository } from '../repository.js';
 
 /** Where the posts are kept, from the environment (see README: "Where posts are kept"). */
 export interface StoreOptions {
