@@ -1,9 +1,12 @@
+// examples/blog: posts with publish and search, comments nested shallow, a singular profile, under /blog.
 import { randomUUID } from 'node:crypto';
 import { HttpError, paths, prefix, resource, singular, unreachableIds, type Form } from 'sevenfold';
 import { BlogRepository, type Comment, type Post, type Profile } from './repository.js';
 import { BLOG_PREFIX, COMMENT_SCHEMAS, POST_SCHEMAS, PROFILE_SCHEMAS } from './schema.js';
 
-/** What the app is built from; tests pass a fixed clock and numbered ids so every run answers the same bytes. */
+/**
+ * What the app is built from; tests pass a fixed clock and numbered ids so every run answers the same bytes.
+ */
 export interface BlogOptions {
   readonly repository?: BlogRepository;
   readonly now?: () => Date;

@@ -1,3 +1,4 @@
+// Starts examples/blog on node:http (PORT, default 3001) and drains on SIGTERM.
 import { serve, type Running } from 'sevenfold/node';
 import { blogApp } from './app.js';
 

@@ -1,3 +1,4 @@
+// The blog's JSON Schemas: request checks, types and OpenAPI from one source.
 import type { ActionSchema } from 'sevenfold';
 
 /**
@@ -6,7 +7,9 @@ import type { ActionSchema } from 'sevenfold';
  * `req.query` from them, and checks answers against `response` when `checkResponses` is on.
  */
 
-/** Where the blog is mounted: every path of its table, and so every link the schemas below allow, starts here. */
+/**
+ * Where the blog is mounted: every path of its table, and so every link the schemas below allow, starts here.
+ */
 export const BLOG_PREFIX = '/blog';
 
 export const TITLE_MAX = 200;

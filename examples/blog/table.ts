@@ -1,3 +1,4 @@
+// The blog's route table alone, for the CLI and the docs (no server started).
 import { blogApp } from './app.js';
 
 /**

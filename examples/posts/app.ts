@@ -1,3 +1,4 @@
+// How examples/posts is served on either adapter: its container, its options, its error pages.
 import { randomUUID } from 'node:crypto';
 import { container, controller, type DependencyContainer } from 'sevenfold/controllers';
 import type { Resource } from 'sevenfold';
@@ -36,7 +37,8 @@ export function postsContainer(repository: PostRepository = new MemoryPostReposi
  * finished resource, through `POSTS_ROUTES`, unless `app` registers its own.
  */
 export function postsResource(app: DependencyContainer = postsContainer()) {
-  // A function, not a value: the controller is resolved inside controller(), before `posts` exists, and calls it on first use.
+  // A function, not a value: the controller is resolved inside controller(), before `posts` exists, and calls
+  // it on first use.
   if (!app.isRegistered(POSTS_ROUTES)) app.register(POSTS_ROUTES, { useValue: () => routesOf(posts) });
   const posts = controller(PostsController, { container: app });
   return posts;

@@ -1,3 +1,4 @@
+// The guard on writes: a bearer token from POSTS_TOKEN, required only when it is set.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { bearer, guard, type Request } from 'sevenfold';
 

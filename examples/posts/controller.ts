@@ -1,3 +1,4 @@
+// PostsController: the seven actions of posts as a decorated class, JSON and HTML negotiated.
 import { inject, injectable, Resource, type ControllerFor, type RequestFor } from 'sevenfold/controllers';
 import { HttpError, isFormSubmission, negotiate, type Action, type Reply, type Result } from 'sevenfold';
 import { POST_GUARDS } from './auth.js';
@@ -24,7 +25,8 @@ function found(post: Post | undefined, id: string): Post {
   return post;
 }
 
-// A refused form submission is shown the form again by the app's error page (views/posts.ts), so every refusal is thrown.
+// A refused form submission is shown the form again by the app's error page (views/posts.ts), so every
+// refusal is thrown.
 
 /** The posts resource of the reference API (shared/specs/posts-api.md), as a decorated controller. */
 @Resource('posts', POSTS_RESOURCE)

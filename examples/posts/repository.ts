@@ -1,3 +1,4 @@
+// What the controller needs of a store (PostRepository), and the in-memory one.
 import { byAge, type Post } from './post.js';
 
 /** A page of posts and how many there are in all. */

@@ -1,4 +1,5 @@
-// The posts resource's routes as the app reads them: typed path helpers for every link and form, and the ids no member route reaches.
+// The posts resource's routes as the app reads them: typed path helpers for every link and form, and the ids
+// no member route reaches.
 import { paths, unreachableIds, type Action, type PathHelpers, type PathOf, type Resource } from 'sevenfold';
 import type { POSTS_RESOURCE } from './controller.js';
 
@@ -13,7 +14,10 @@ export type PostsPaths = PathHelpers<
 /** What the controller and the views take from the finished resource. */
 export interface PostsRoutes {
   readonly paths: PostsPaths;
-  /** Ids no member route could be reached with (a static route where the id goes): create refuses them with 422. */
+  /**
+   * Ids no member route could be reached with (a static route where the id goes): create refuses them with
+   * 422.
+   */
   readonly unreachableIds: ReadonlySet<string>;
 }
 

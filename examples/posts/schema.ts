@@ -1,3 +1,4 @@
+// The posts' JSON Schemas: what a post may be, checked before the handler and typed into it.
 import type { ActionSchema, Infer } from 'sevenfold';
 
 /**
@@ -11,7 +12,8 @@ export const BODY_MAX = 100_000;
 
 const ID = '^[A-Za-z0-9_-]{1,64}$';
 
-// PostgreSQL text holds neither U+0000 nor a lone surrogate (UTF-8 has no bytes for one); patterns are Unicode-aware, so a pair is one code point.
+// PostgreSQL text holds neither U+0000 nor a lone surrogate (UTF-8 has no bytes for one); patterns are
+// Unicode-aware, so a pair is one code point.
 const storable = {
   pattern: '^[^\\u0000\\ud800-\\udfff]*$',
   errorMessage: 'must be Unicode text without U+0000 or lone surrogates',
@@ -83,7 +85,8 @@ const Page = {
 
 const PostId = { type: 'object', properties: { post_id: id } } as const;
 
-// Browsers get pages (html) and, after a form submission, a 303 to the next page (seeOther): see controller.ts.
+// Browsers get pages (html) and, after a form submission, a 303 to the next page (seeOther): see
+// controller.ts.
 export const POST_SCHEMAS = {
   index: {
     response: { type: 'array', items: Post },
@@ -104,5 +107,8 @@ export const POST_SCHEMAS = {
   destroy: { seeOther: 'the list of posts' },
 } as const satisfies Record<string, ActionSchema>;
 
-/** The fields of a create or update once checked: `title` (still untrimmed), `body` (default ""), `id` if sent. */
+/**
+ * The fields of a create or update once checked: `title` (still untrimmed), `body` (default ""), `id` if
+ * sent.
+ */
 export type PostFields = Infer<typeof PostInput>;

@@ -1,3 +1,4 @@
+// WORKERS=N: a primary that forks, replaces and drains node:cluster workers.
 import cluster, { type Worker } from 'node:cluster';
 
 /** What a worker tells the primary once it listens. */
@@ -5,7 +6,8 @@ export interface Listening {
   readonly listening: string;
 }
 
-// Workers that die this soon after starting, this many times in a row, mean the app cannot start: stop instead of looping.
+// Workers that die this soon after starting, this many times in a row, mean the app cannot start: stop
+// instead of looping.
 const QUICK_EXIT_MS = 5_000;
 const QUICK_EXITS_MAX = 5;
 

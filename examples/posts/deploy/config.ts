@@ -1,3 +1,4 @@
+// The example's configuration, read from the environment and checked with a message that names the fix.
 import type { StoreOptions } from './store.js';
 
 /** How the example runs, read from the environment (the spec's "Starting it"). */

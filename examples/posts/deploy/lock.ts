@@ -1,3 +1,4 @@
+// One process per PGlite folder: a pid lock file, taken over when its holder is gone.
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 
 /** Raised when another live process holds the lock: the message says which and what to do. */
@@ -38,7 +39,8 @@ export function takeLock(file: string, what: string): () => void {
       continue;
     }
     const moved = ownerOf(aside);
-    // What was moved may be a live lock taken in between: it goes back (unless a third took the place) and its owner keeps the data.
+    // What was moved may be a live lock taken in between: it goes back (unless a third took the place) and
+    // its owner keeps the data.
     if (moved !== undefined && moved !== owner && isAlive(moved)) {
       try {
         linkSync(aside, file);

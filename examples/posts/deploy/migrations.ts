@@ -1,3 +1,4 @@
+// The posts schema as versioned migrations, applied once under an advisory lock.
 import type { Pool } from 'pg';
 
 /**

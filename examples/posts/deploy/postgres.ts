@@ -1,3 +1,4 @@
+// PostRepository on PostgreSQL (a server through pg, or PGlite), one SQL text for both.
 import type { Post } from '../post.js';
 import type { Page, PostRepository } from '../repository.js';
 

@@ -1,4 +1,5 @@
-// One server process of examples/posts: opens the store, serves the app on the adapter the config names, drains on a signal.
+// One server process of examples/posts: opens the store, serves the app on the adapter the config names,
+// drains on a signal.
 import cluster from 'node:cluster';
 import type { RequestListener } from 'node:http';
 import polka from 'polka';
@@ -9,12 +10,16 @@ import type { Listening } from './cluster.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store.js';
 
-/** One server process: the whole app on its own, or one worker of several (it reports to the primary instead of printing). */
+/**
+ * One server process: the whole app on its own, or one worker of several (it reports to the primary instead
+ * of printing).
+ */
 export async function runServer(config: Config): Promise<void> {
   let running: Running | undefined;
   let store: Store | undefined;
   let stopping = false;
-  // Installed before the store opens: a signal during start-up exits 0 too, and one right after "listening on" drains.
+  // Installed before the store opens: a signal during start-up exits 0 too, and one right after "listening
+  // on" drains.
   closeOnSignals(
     {
       close: async () => {

@@ -1,3 +1,4 @@
+// Which store the example uses: PostgreSQL (DATABASE_URL), PGlite (DATA_DIR) or memory.
 import cluster from 'node:cluster';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,3 +1,4 @@
+// The site's layout: one HTML page around every view and error page, escaped by default.
 import { createHash } from 'node:crypto';
 import { html, trustedHtml, type HttpError, type Html, type HtmlValue, type Result } from 'sevenfold';
 import type { PostsPaths } from '../routes.js';
@@ -32,7 +33,8 @@ button.danger { background: #a4001d; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
-// The pages run no script at all; the policy says so, and lets in only this style sheet and same-origin forms.
+// The pages run no script at all; the policy says so, and lets in only this style sheet and same-origin
+// forms.
 const POLICY = [
   "default-src 'none'",
   `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
@@ -47,7 +49,10 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-/** A complete page: the document around `content`, `title` in the tab and the heading, `p` for the site's links. */
+/**
+ * A complete page: the document around `content`, `title` in the tab and the heading, `p` for the site's
+ * links.
+ */
 export function layout(p: PostsPaths, title: string, content: HtmlValue): Html {
   return html`<!doctype html>
 <html lang="en">
@@ -73,7 +78,9 @@ export function page(markup: Html, status = 200): Result {
   return html(markup, status, PAGE_HEADERS);
 }
 
-/** The page a browser gets for an error (the adapters' `errorPage` option): the problem in the site's layout. */
+/**
+ * The page a browser gets for an error (the adapters' `errorPage` option): the problem in the site's layout.
+ */
 export function errorView(p: PostsPaths, error: HttpError): Html {
   const problem = error.toProblem();
   const fields = Object.entries((problem.errors ?? {}) as Record<string, unknown>);

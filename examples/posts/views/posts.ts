@@ -1,3 +1,4 @@
+// The posts' pages: list, post, new and edit forms, all built with paths().
 import {
   html,
   isFormSubmission,
@@ -157,7 +158,9 @@ function described(state: FormState, name: string, hinted: boolean): Html {
   return html`${ids !== '' && html` aria-describedby="${ids}"`}${invalid && html` aria-invalid="true"`}`;
 }
 
-/** What a refused form showed: the submitted values as text (a repeated field is not text, so it shows empty). */
+/**
+ * What a refused form showed: the submitted values as text (a repeated field is not text, so it shows empty).
+ */
 function submitted(body: unknown, id?: string): FormState {
   const fields = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const text = (name: string): string => (typeof fields[name] === 'string' ? (fields[name] as string) : '');
