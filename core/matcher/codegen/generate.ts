@@ -1,7 +1,7 @@
 // The matcher's walk as generated JavaScript: the tree unrolled into one function per table.
 import { NullObject } from '../../util/null-object.js';
 import { answerCode, DECODE, tooLong, unsupported, type Slot, type Walked } from '../answers.js';
-import { newContext, printed, ref, shapeName, type GenContext } from './state.js';
+import { newState, printed, ref, shapeName, type CodegenState } from './state.js';
 import { formatCode } from './format.js';
 import type { Answer } from '../interpret.js';
 import { eachEnding, layout, pushSlot, type Constant } from './layout.js';
@@ -85,7 +85,7 @@ function attempt(
   general: Answer,
   sharePast: number,
 ): { walk?: GeneratedWalk; fewShared: boolean } {
-  const ctx = newContext(max, sharePast, general);
+  const ctx = newState(max, sharePast, general);
   const body = emit(ctx, root, 0, 0, { nodes: 0 }, { top: true });
   if (body === undefined) return { fewShared: ctx.fewShared };
   const source = formatCode(
@@ -106,7 +106,7 @@ function attempt(
  * cannot be written.
  */
 function emit(
-  ctx: GenContext,
+  ctx: CodegenState,
   node: Node,
   k: number,
   depth: number,
@@ -136,7 +136,7 @@ function emit(
 }
 
 /** The code answering every method a node serves, its params bound in `v0…`. */
-function endingsCode(ctx: GenContext, node: Node, depth: number, scope: Scope): string {
+function endingsCode(ctx: CodegenState, node: Node, depth: number, scope: Scope): string {
   let code = '';
   // In a shape function, each constant is read at the place `layout` put it: its node's place, then as many
   // as `pushSlot` pushes per slot.
@@ -161,7 +161,7 @@ function endingsCode(ctx: GenContext, node: Node, depth: number, scope: Scope): 
 }
 
 /** The code answering with `slot`, its params bound in `v0…`. */
-function answerOf(ctx: GenContext, slot: Slot, scope: Scope, read: (offset: number) => string): string {
+function answerOf(ctx: CodegenState, slot: Slot, scope: Scope, read: (offset: number) => string): string {
   const route = slot.route;
   if (slot.found !== undefined) {
     return `return ${scope.top ? ref(ctx, slot.found, `the answer of ${route.name} (${route.method} ${route.path})`) : read(0)};`;
@@ -183,7 +183,7 @@ function answerOf(ctx: GenContext, slot: Slot, scope: Scope, read: (offset: numb
 
 /** The code comparing a node's static children in place, each followed by its subtree's code. */
 function inlineStatics(
-  ctx: GenContext,
+  ctx: CodegenState,
   node: Node,
   k: number,
   depth: number,
@@ -206,7 +206,7 @@ function inlineStatics(
  * with its data; `undefined` when a child's subtree has no shape, its code cannot be written,
  * or its new shapes do not fit the limit, and then no shape it wrote is kept.
  */
-function sharedStatics(ctx: GenContext, node: Node, k: number, depth: number): string | undefined {
+function sharedStatics(ctx: CodegenState, node: Node, k: number, depth: number): string | undefined {
   const children = node.children;
   const numbers: number[] = [];
   const fresh = new Set<number>();
@@ -266,7 +266,7 @@ function sharedStatics(ctx: GenContext, node: Node, k: number, depth: number): s
  * written.
  */
 function writeShape(
-  ctx: GenContext,
+  ctx: CodegenState,
   node: Node,
   number: number,
   k: number,

@@ -1,7 +1,7 @@
 // One traversal order of the tree, so that the generated code and its constants agree.
 import type { Route } from '../../types.js';
 import type { Found, Slot } from '../answers.js';
-import type { GenContext } from './state.js';
+import type { CodegenState } from './state.js';
 import type { Group } from './groups.js';
 import { METHOD_ORDER, slotFor, type Node } from '../tree.js';
 
@@ -35,7 +35,7 @@ export function eachEnding(
  * Pushes what a shape function reads for a slot (its prebuilt answer; or its group, its case there and its
  * route) and says how many.
  */
-export function pushSlot(ctx: GenContext, slot: Slot, data: Constant[]): number {
+export function pushSlot(ctx: CodegenState, slot: Slot, data: Constant[]): number {
   if (slot.found !== undefined) return data.push(slot.found) && 1;
   const at = ctx.groups.placeOf(slot.route.params);
   data.push(at.group, at.which, slot.route);
@@ -46,7 +46,7 @@ export function pushSlot(ctx: GenContext, slot: Slot, data: Constant[]): number 
  * Pushes a subtree's constants onto `data`, node by node (the node, its static children in order, its param
  * child), noting where each node's start in `at`.
  */
-export function layout(ctx: GenContext, node: Node, data: Constant[], at?: Map<Node, number>): void {
+export function layout(ctx: CodegenState, node: Node, data: Constant[], at?: Map<Node, number>): void {
   at?.set(node, data.length);
   eachEnding(
     node,

@@ -25,7 +25,7 @@ const LEGEND = [
 ].join('\n');
 
 /** Everything one attempt at writing a walk tracks; nothing of it outlives the attempt. */
-export interface GenContext {
+export interface CodegenState {
   readonly max: number;
   /** In the top function, nodes of more static children than this share subtree code. */
   readonly sharePast: number;
@@ -47,8 +47,8 @@ export interface GenContext {
   fewShared: boolean;
 }
 
-/** A context for one attempt; `sharePast` as in `GenContext`. */
-export function newContext(max: number, sharePast: number, general: Answer): GenContext {
+/** A context for one attempt; `sharePast` as in `CodegenState`. */
+export function newState(max: number, sharePast: number, general: Answer): CodegenState {
   return {
     max,
     sharePast,
@@ -65,7 +65,7 @@ export function newContext(max: number, sharePast: number, general: Answer): Gen
 }
 
 /** The text of `Matcher.source`: the legend, the walk, its shape functions, and its constants. */
-export function printed(ctx: GenContext, walk: string): string {
+export function printed(ctx: CodegenState, walk: string): string {
   const parts = [LEGEND, walk];
   for (const { source } of ctx.shapes.values()) parts.push(source);
   parts.push(ctx.labels.map((label, i) => `// R[${i}]: ${label}`).join('\n'));
@@ -73,7 +73,7 @@ export function printed(ctx: GenContext, walk: string): string {
 }
 
 /** The code naming a new constant of the top function. */
-export function ref(ctx: GenContext, value: unknown, label: string): string {
+export function ref(ctx: CodegenState, value: unknown, label: string): string {
   let index = ctx.refIndex.get(value);
   if (index === undefined) {
     ctx.refIndex.set(value, (index = ctx.refs.push(value) - 1));
@@ -83,7 +83,7 @@ export function ref(ctx: GenContext, value: unknown, label: string): string {
 }
 
 /** The name a shape function is printed under. */
-export function shapeName(ctx: GenContext, fn: unknown): string {
+export function shapeName(ctx: CodegenState, fn: unknown): string {
   for (const [number, written] of ctx.shapes) if (written.fn === fn) return `shape${number}`;
   return 'shape';
 }
