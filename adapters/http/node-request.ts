@@ -5,19 +5,36 @@ import type { OriginHeaders } from '../../core/request/cross-site.js';
 import type { Rendered } from '../../core/response/render.js';
 import { ABORTED, Exchange, type BodyDone, type BodyHeaders } from '../pipeline/exchange.js';
 import { BodyReader } from './body-reader.js';
-import { bodyHeaders, bodyHeadersObject, countHeader } from './raw-headers.js';
+import { bodyHeadersObject, readHead, type Head } from './raw-headers.js';
 import { occupy, release } from './connection.js';
 import { send } from './send.js';
 
 const NO_HOST = new HttpError(400, 'an HTTP/1.1 request needs a Host header');
 const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
+// node keeps the first, a proxy in front may have checked the last: neither is safe to believe.
+const MANY_AUTHORIZATIONS = new HttpError(400, 'the request has more than one Authorization header');
 const READ_ALREADY = new Error('the request body was already read by other middleware');
+
+/**
+ * The `501` for transfer codings other than `chunked` alone (RFC 9112 6.1): node would read such a body
+ * as if it were plain.
+ */
+function transferProblem(transfer: string): HttpError | undefined {
+  const codings = transfer.split(',').map((coding) => coding.trim().toLowerCase());
+  if (codings.length === 1 && codings[0] === 'chunked') return undefined;
+  return new HttpError(
+    501,
+    `Transfer-Encoding ${JSON.stringify(transfer)} is not supported; send the body with chunked alone`,
+    { headers: { Connection: 'close' } },
+  );
+}
 
 /**
  * The request as handlers see it (node's headers on first use, and an abort when the client
  * goes away), carrying node's `req` and `res` through the request path.
  */
 export class NodeRequest extends Exchange {
+  #head: Head | undefined = undefined;
   #bodyHeaders: BodyHeaders | undefined = undefined;
 
   constructor(
@@ -50,22 +67,36 @@ export class NodeRequest extends Exchange {
     });
   }
 
+  /** The headers the request path reads, from one pass over the raw lines (node keeps only the first of some). */
+  #readHead(): Head {
+    return (this.#head ??= readHead(this.req));
+  }
+
   headProblem(): HttpError | undefined {
-    // Counted in rawHeaders: node keeps only the first Host, and its headers object is built lazily.
-    const hosts = countHeader(this.req, 'host');
-    if (hosts === 1) return undefined;
-    if (hosts > 1) return MANY_HOSTS;
-    return this.req.httpVersion === '1.0' ? undefined : NO_HOST;
+    const head = this.#readHead();
+    if (head.hosts !== 1 && (head.hosts > 1 || this.req.httpVersion !== '1.0'))
+      return head.hosts > 1 ? MANY_HOSTS : NO_HOST;
+    if (head.authorizations > 1) return MANY_AUTHORIZATIONS;
+    const transfer = head.body instanceof HttpError ? undefined : head.body.transfer;
+    return transfer === undefined ? undefined : transferProblem(transfer);
   }
 
   bodyHeaders(): BodyHeaders {
-    return (this.#bodyHeaders ??= this.headersObject ? bodyHeadersObject(this.req) : bodyHeaders(this.req));
+    if (this.#bodyHeaders !== undefined) return this.#bodyHeaders;
+    const head = this.#readHead();
+    if (this.headersObject) return (this.#bodyHeaders = bodyHeadersObject(this.req, head));
+    if (head.body instanceof HttpError) throw head.body;
+    return (this.#bodyHeaders = head.body);
   }
 
   originHeaders(): OriginHeaders {
-    const headers = this.req.headers;
-    const site = headers['sec-fetch-site'];
-    return { secFetchSite: Array.isArray(site) ? site[0] : site, origin: headers.origin, host: headers.host };
+    if (this.headersObject) {
+      // Middleware before sevenfold may have changed these: read them as it left them.
+      const headers = this.req.headers;
+      const site = headers['sec-fetch-site'];
+      return { secFetchSite: Array.isArray(site) ? site[0] : site, origin: headers.origin, host: headers.host };
+    }
+    return this.#readHead();
   }
 
   readBody(headers: BodyHeaders, limit: number, done: BodyDone): void {

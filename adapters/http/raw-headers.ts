@@ -1,40 +1,77 @@
-// Headers read from node's `rawHeaders`, without building its headers object: counted, and the body's found
-// in one pass.
+// The headers the request path reads, found in node's `rawHeaders` in one pass, without building its headers object.
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../../core/errors.js';
+import type { OriginHeaders } from '../../core/request/cross-site.js';
 import type { BodyHeaders } from '../pipeline/exchange.js';
 
 const MANY_TYPES = new HttpError(400, 'the request has more than one Content-Type header');
 
+/** What one pass over a request's raw header lines finds. */
+export interface Head extends OriginHeaders {
+  readonly hosts: number;
+  readonly authorizations: number;
+  /** The body's headers, or the `400` that a second Content-Type is. */
+  readonly body: BodyHeaders | HttpError;
+}
+
 /**
- * The body's headers, found in `rawHeaders`; repeated Content-Encoding and Expect values are
- * joined as node joins them, and a second Content-Type is a `400`.
+ * Reads every header the request path needs in one pass: counts node hides (it keeps the first
+ * Host and Authorization), the body's headers (repeated Content-Encoding, Transfer-Encoding and
+ * Expect joined as node joins them) and the ones the cross-site check reads.
  */
-export function bodyHeaders(req: IncomingMessage): BodyHeaders {
+export function readHead(req: IncomingMessage): Head {
+  let hosts = 0;
+  let authorizations = 0;
+  let types = 0;
   let type: string | undefined;
   let encoding: string | undefined;
   let length: string | undefined;
   let expect: string | undefined;
   let transfer: string | undefined;
+  let host: string | undefined;
+  let origin: string | undefined;
+  let secFetchSite: string | undefined;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (isName(name, 'content-type')) {
-      if (type !== undefined) throw MANY_TYPES;
-      type = raw[i + 1]!;
-    } else if (isName(name, 'content-length')) length ??= raw[i + 1]!;
-    else if (isName(name, 'content-encoding'))
-      encoding = encoding === undefined ? raw[i + 1]! : `${encoding}, ${raw[i + 1]!}`;
-    else if (isName(name, 'transfer-encoding')) transfer ??= raw[i + 1]!;
-    else if (isName(name, 'expect'))
-      expect = expect === undefined ? raw[i + 1]! : `${expect}, ${raw[i + 1]!}`;
+    // The length settles almost every comparison before a character is read.
+    switch (name.length) {
+      case 4:
+        if (isName(name, 'host')) (hosts++, (host ??= raw[i + 1]!));
+        break;
+      case 6:
+        if (isName(name, 'origin')) origin ??= raw[i + 1]!;
+        else if (isName(name, 'expect')) expect = join(expect, raw[i + 1]!);
+        break;
+      case 12:
+        if (isName(name, 'content-type')) (types++, (type ??= raw[i + 1]!));
+        break;
+      case 13:
+        if (isName(name, 'authorization')) authorizations++;
+        break;
+      case 14:
+        if (isName(name, 'content-length')) length ??= raw[i + 1]!;
+        else if (isName(name, 'sec-fetch-site')) secFetchSite ??= raw[i + 1]!;
+        break;
+      case 16:
+        if (isName(name, 'content-encoding')) encoding = join(encoding, raw[i + 1]!);
+        break;
+      case 17:
+        if (isName(name, 'transfer-encoding')) transfer = join(transfer, raw[i + 1]!);
+        break;
+    }
   }
-  return { type, encoding, length, expect, transfer };
+  const body = types > 1 ? MANY_TYPES : { type, encoding, length, expect, transfer };
+  return { hosts, authorizations, body, host, origin, secFetchSite };
+}
+
+function join(before: string | undefined, value: string): string {
+  return before === undefined ? value : `${before}, ${value}`;
 }
 
 /** The body's headers from node's headers object, as middleware before sevenfold left them. */
-export function bodyHeadersObject(req: IncomingMessage): BodyHeaders {
-  if (countHeader(req, 'content-type') > 1) throw MANY_TYPES;
+export function bodyHeadersObject(req: IncomingMessage, head: Head): BodyHeaders {
+  if (head.body instanceof HttpError) throw head.body;
   const {
     'content-type': type,
     'content-encoding': encoding,
@@ -43,14 +80,6 @@ export function bodyHeadersObject(req: IncomingMessage): BodyHeaders {
     expect,
   } = req.headers;
   return { type, encoding, length, expect, transfer };
-}
-
-/** How many times a header came, whatever its case. */
-export function countHeader(req: IncomingMessage, lowerName: string): number {
-  const raw = req.rawHeaders;
-  let seen = 0;
-  for (let i = 0; i < raw.length; i += 2) if (isName(raw[i]!, lowerName)) seen++;
-  return seen;
 }
 
 /**

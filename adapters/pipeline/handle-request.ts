@@ -2,8 +2,10 @@
 // answer.
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
-import { isCrossSite, isFormType, CROSS_SITE } from '../../core/request/cross-site.js';
-import { isUrlencoded, overriddenMethod } from '../../core/request/method-override.js';
+import { isCrossSite, CROSS_SITE } from '../../core/request/cross-site.js';
+import { isUrlencoded, overriddenMethod, OVERRIDE_METHODS } from '../../core/request/method-override.js';
+import type { Guard } from '../../core/define/guards.js';
+import type { Match } from '../../core/types.js';
 import { bodyFormat, parseBody } from '../../core/request/parse-body.js';
 import { originUrl, splitTarget } from '../../core/request/target.js';
 import { renderError, renderMiss, renderResult, type Rendered } from '../../core/response/render.js';
@@ -13,7 +15,7 @@ import { tableOf, type Routable } from '../../core/table/table.js';
 import { isThenable } from '../../core/util/thenable.js';
 import { Deadlines } from './deadlines.js';
 import { ABORTED, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
-import { beforeBody, checkBody, responseMismatch, routePlans, type RoutePlan } from './route-plan.js';
+import { beforeBody, checkBody, responseMismatch, routePlans, runGuards, type RoutePlan } from './route-plan.js';
 import { settle, type DispatchOptions } from './settings.js';
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
@@ -58,19 +60,12 @@ export function createPipeline(
       return fail(x, BAD_TARGET);
     }
     x.locate(originUrl(url, target), target.path, target.search);
-    // Only unsafe methods can carry a form: GET and HEAD, nearly every request, skip this.
-    if (
-      method !== 'GET' &&
-      method !== 'HEAD' &&
-      method !== 'OPTIONS' &&
-      (crossSiteProtection || methodOverride)
-    ) {
-      const type = formType(x);
-      if (type !== undefined) {
-        if (crossSiteProtection && isCrossSite(x.originHeaders(), settings.trustedOrigins))
-          return fail(x, CROSS_SITE);
-        if (methodOverride && method === 'POST' && isUrlencoded(type)) return readForm(x);
-      }
+    // Safe methods change nothing, so neither rule concerns them: GET and HEAD, nearly every request, skip this.
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
+      // Whatever the body, or none (a beacon, a no-cors fetch): another site's page may not change anything here.
+      if (crossSiteProtection && isCrossSite(x.originHeaders(), settings.trustedOrigins))
+        return fail(x, CROSS_SITE);
+      if (methodOverride && method === 'POST' && isUrlencoded(contentType(x))) return readForm(x);
     }
     route(x, method);
   }
@@ -80,8 +75,34 @@ export function createPipeline(
    * that its `_method` field picks the method (and a `405`'s Allow is that method's).
    */
   function readForm(x: Exchange): void {
-    // A path no route has is passed on (or answered 404) with its body unread: it may be the app's.
-    if (matcher.match('POST', x.path).kind === 'not-found') return route(x, 'POST');
+    const reachable = formRoutes(x.path);
+    // A path no form can reach is answered (or passed on to the app) with its body unread: it may be the app's.
+    if (reachable.length === 0) return route(x, 'POST');
+    const shared = sharedGuards(reachable);
+    if (shared.length === 0) return openForm(x);
+    // The guards every route the form may reach runs come first, so that a refusal never invites the body.
+    const [first] = reachable as [Found, ...Found[]];
+    x.matched('POST', first.route, first.params);
+    x.hold();
+    step(
+      x,
+      () => runGuards(x, shared),
+      () => ((x.guardsRun = shared.length), openForm(x)),
+      (error) => (x.closeAfter(), fail(x, error)),
+    );
+  }
+
+  /** The routes a form posted to `path` may reach: POST's, and those `_method` can ask for. */
+  function formRoutes(path: string): Found[] {
+    const found: Found[] = [];
+    for (const method of FORM_METHODS) {
+      const match = matcher.match(method, path);
+      if (match.kind === 'found') found.push(match);
+    }
+    return found;
+  }
+
+  function openForm(x: Exchange): void {
     const headers = x.bodyHeaders();
     if (openBody(x, headers)) x.readBody(headers, bodyLimit, formRead);
   }
@@ -104,22 +125,22 @@ export function createPipeline(
     const match = matcher.match(method, x.path);
     if (match.kind !== 'found') {
       if (match.kind === 'not-found' && !x.bodyRead && x.pass()) return x.release();
-      return answer(x, renderMiss(match, method, x.accept, settings.errorPage));
+      return answer(x, renderMiss(match, method, x.accept, settings.pages));
     }
     // A route that takes no body (DELETE) gets none, as it would without the override.
     if (!match.route.body) x.body = undefined;
     x.matched(method, match.route, match.params);
     const plan = plans.size === 0 ? undefined : plans.get(match.route);
     if (plan === undefined) return readBody(x, undefined);
-    runGuards(x, plan);
+    checkHead(x, plan);
   }
 
   /** 4. Guards, then the params and query checks: all before a byte of the body is read. */
-  function runGuards(x: Exchange, plan: RoutePlan): void {
+  function checkHead(x: Exchange, plan: RoutePlan): void {
     x.hold();
     step(
       x,
-      () => beforeBody(x, plan),
+      () => beforeBody(x, plan, x.guardsRun),
       () => readBody(x, plan),
       (error) => {
         // The unread body is never read, so the connection closes after the answer.
@@ -220,7 +241,7 @@ export function createPipeline(
     // Nobody is left to answer.
     if (error === ABORTED) return x.release();
     if (!(error instanceof HttpError)) onError(error, requestOf(x));
-    answer(x, checked(x, renderError(error, x.accept, settings.errorPage, requestOf(x))));
+    answer(x, checked(x, renderError(error, x.accept, settings.pages, requestOf(x))));
   }
 
   /**
@@ -232,7 +253,7 @@ export function createPipeline(
     const mismatch = responseMismatch(x.route, plans.get(x.route), out);
     if (mismatch === undefined) return out;
     onError(new Error(`checkResponses: ${mismatch}`), x);
-    return renderError(INTERNAL, x.accept);
+    return renderError(INTERNAL, x.accept, settings.pages);
   }
 
   /**
@@ -245,7 +266,7 @@ export function createPipeline(
     } catch (error) {
       onError(error, requestOf(x));
       try {
-        x.write(renderError(INTERNAL, x.accept));
+        x.write(renderError(INTERNAL, x.accept, settings.pages));
       } catch {
         x.destroy();
       }
@@ -275,22 +296,33 @@ export function createPipeline(
     const late = new Error(`${x.route.name} did not answer within ${settings.handlerTimeout} ms`);
     x.abort(late);
     onError(late, x);
-    answer(x, renderError(slow, x.accept));
+    answer(x, renderError(slow, x.accept, settings.pages));
   }
 
   return { receive };
 }
 
-/** The Content-Type of an unsafe request when it is a form type (one a cross-site page can send). */
-function formType(x: Exchange): string | undefined {
-  let headers: BodyHeaders;
+const FORM_METHODS = ['POST', ...OVERRIDE_METHODS];
+
+type Found = Extract<Match, { kind: 'found' }>;
+
+/** The guards every one of `routes` runs first, in order: the longest prefix their guard lists share. */
+function sharedGuards(routes: readonly Found[]): readonly Guard<any>[] {
+  const lists = routes.map((found) => found.route.guards ?? []);
+  const first = lists[0]!;
+  let length = 0;
+  while (length < first.length && lists.every((list) => list[length] === first[length])) length++;
+  return first.slice(0, length);
+}
+
+/** The request's Content-Type, or `undefined` when there is none or its headers cannot be read. */
+function contentType(x: Exchange): string | undefined {
   try {
-    headers = x.bodyHeaders();
+    return x.bodyHeaders().type;
   } catch {
     // Two Content-Types: the body read refuses it, with the route's answer.
     return undefined;
   }
-  return isFormType(headers.type) ? headers.type : undefined;
 }
 
 /** Whether a request sends no content at all: no length or a zero one, no chunks, no type. */

@@ -84,20 +84,32 @@ function then<T>(value: T | PromiseLike<T>, next: (value: T) => void | Promise<v
 
 /**
  * The guards in order, then the params and query checks: everything that comes before the body
- * is read. Synchronous unless a guard or a check answers with a promise.
+ * is read, less the first `from` guards (run already, before a form's body). Synchronous unless a
+ * guard or a check answers with a promise.
  */
 export function beforeBody(request: IncomingRequest, plan: RoutePlan, from = 0): void | Promise<void> {
-  const guards = plan.guards;
+  return then(runGuards(request, plan.guards, from), () => checkParams(request, plan));
+}
+
+/** Runs `guards` from index `from` in order, each one's additions put in `request.context`. */
+export function runGuards(
+  request: IncomingRequest,
+  guards: readonly Guard<any>[],
+  from = 0,
+): void | Promise<void> {
   for (let i = from; i < guards.length; i++) {
     const added = guards[i]!.check(request);
     if (isThenable(added)) {
       return then(added, (value) => {
         addContext(request, value);
-        return beforeBody(request, plan, i + 1);
+        return runGuards(request, guards, i + 1);
       });
     }
     addContext(request, added);
   }
+}
+
+function checkParams(request: IncomingRequest, plan: RoutePlan): void | Promise<void> {
   const params = plan.checks?.params;
   if (params === undefined) return checkQuery(request, plan);
   return then(params({ ...request.params }, true), (checked) => {

@@ -1,6 +1,7 @@
 // The options every adapter takes, checked once into the settings the request path reads.
 import { errorPage as errorPageOf } from '../../core/response/error-page.js';
-import type { ErrorPage } from '../../core/response/render.js';
+import { PAGE_HEADERS, type ErrorPage, type ErrorPages } from '../../core/response/render.js';
+import { mergeHeaders } from '../../core/util/headers.js';
 import type { Request } from '../../core/types.js';
 import { trustedOrigins } from '../../core/request/cross-site.js';
 import { LIMITS } from '../../core/util/limits.js';
@@ -46,6 +47,12 @@ export interface DispatchOptions {
    * Default: a plain page (core/error-page.ts). Everyone else gets problem+json.
    */
   readonly errorPage?: ErrorPage;
+  /**
+   * Headers every HTML error page is sent with (the default one and `errorPage`'s), over the
+   * defaults: `X-Content-Type-Options: nosniff` and a Content-Security-Policy that runs no script
+   * and lets no site frame the page. Give the app's own page policy here.
+   */
+  readonly pageHeaders?: Readonly<Record<string, string>>;
   /**
    * Development: check every answer of a route that declares schemas against its OpenAPI
    * operation (its statuses, media types and response schema); a mismatch is reported to
@@ -114,7 +121,7 @@ export interface Settings {
   readonly trustedOrigins: ReadonlySet<string>;
   readonly checkResponses: boolean;
   readonly onError: OnError;
-  readonly errorPage: ErrorPage | undefined;
+  readonly pages: ErrorPages;
 }
 
 /**
@@ -134,6 +141,13 @@ export function settle(options: DispatchOptions): Settings {
     trustedOrigins: trustedOrigins(options.trustedOrigins),
     checkResponses: options.checkResponses === true,
     onError,
-    errorPage: guardedPage(options.errorPage, onError),
+    pages: errorPages(options, onError),
   };
+}
+
+/** The error pages as options give them: the app's page (guarded) or the plain one, with their headers. */
+function errorPages(options: DispatchOptions, onError: OnError): ErrorPages {
+  const headers: Record<string, string> = { ...PAGE_HEADERS };
+  if (options.pageHeaders !== undefined) mergeHeaders(headers, options.pageHeaders);
+  return { page: guardedPage(options.errorPage, onError) ?? errorPageOf, headers };
 }

@@ -46,7 +46,7 @@ export function isCrossSite(headers: OriginHeaders, trusted: ReadonlySet<string>
 /** The answer to a refused cross-site form post. */
 export const CROSS_SITE = new HttpError(
   403,
-  'a form posted from another site is refused (Sec-Fetch-Site or Origin); list that origin in trustedOrigins to allow it',
+  "a request from another site's page that would change something is refused (Sec-Fetch-Site or Origin); list that origin in trustedOrigins to allow it",
 );
 
 /** `trustedOrigins` checked at start-up: each must be an origin such as `https://app.example`. */

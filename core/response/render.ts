@@ -4,7 +4,7 @@ import type { Match, Request } from '../types.js';
 import { errorPage as defaultErrorPage } from './error-page.js';
 import type { Html } from './html.js';
 import { preferredType } from '../request/accept.js';
-import { mergeHeaders } from '../util/headers.js';
+import { addVary, mergeHeaders } from '../util/headers.js';
 import { NullObject } from '../util/null-object.js';
 import { Result } from './reply.js';
 
@@ -64,7 +64,7 @@ function stringify(value: unknown): string {
 export function renderError(
   err: unknown,
   accept?: string | string[],
-  errorPage: ErrorPage = defaultErrorPage,
+  pages: ErrorPages = DEFAULT_PAGES,
   request?: Request,
 ): Rendered {
   const error = err instanceof HttpError ? err : INTERNAL;
@@ -72,16 +72,36 @@ export function renderError(
   let body: string;
   if (accept !== undefined && preferredType(accept, ERROR_TYPES) === 'text/html') {
     headers['Content-Type'] = CONTENT_TYPES.html;
-    body = errorPage(error, request).toString();
+    // The pages that echo what a client sent get the defence headers every page has.
+    mergeHeaders(headers, pages.headers);
+    body = pages.page(error, request).toString();
   } else {
     headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
     body = JSON.stringify(error.toProblem());
   }
-  // The answer depends on Accept whenever one was sent, so caches must keep the two apart.
-  if (accept !== undefined) headers.Vary = 'Accept';
   if (error.headers !== undefined) mergeHeaders(headers, error.headers);
+  // The same URL answers a browser with a page and anyone else with JSON, so caches must keep them apart.
+  addVary(headers, 'Accept');
   return { status: error.status, headers, body };
 }
+
+/** How errors look to a browser: the page (`errorPage`) and the headers it is sent with (`pageHeaders`). */
+export interface ErrorPages {
+  readonly page: ErrorPage;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * The headers an HTML error page gets unless the app gives its own: no script runs, no plugin, no
+ * frame embeds it, and its type is not sniffed. Styles and images are left to the page.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Security-Policy':
+    "script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+});
+
+const DEFAULT_PAGES: ErrorPages = { page: defaultErrorPage, headers: PAGE_HEADERS };
 
 // problem+json first: a client that takes anything gets the machine-readable answer.
 const ERROR_TYPES = [PROBLEM_CONTENT_TYPE, 'application/json', 'text/html'];
@@ -100,7 +120,7 @@ export function renderMiss(
   match: Exclude<Match, { kind: 'found' }>,
   method: string,
   accept?: string | string[],
-  errorPage?: ErrorPage,
+  pages?: ErrorPages,
 ): Rendered {
   switch (match.kind) {
     case 'method-not-allowed':
@@ -110,12 +130,12 @@ export function renderMiss(
           headers: { Allow: match.allow },
         }),
         accept,
-        errorPage,
+        pages,
       );
     case 'not-found':
-      return renderError(NOT_FOUND, accept, errorPage);
+      return renderError(NOT_FOUND, accept, pages);
     case 'bad-request':
-      return renderError(new HttpError(400, match.detail), accept, errorPage);
+      return renderError(new HttpError(400, match.detail), accept, pages);
   }
 }
 

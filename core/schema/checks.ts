@@ -3,7 +3,7 @@ import { RouteDefinitionError } from '../errors.js';
 import { isThenable } from '../util/thenable.js';
 import type { JsonSchema, Route } from '../types.js';
 import { fieldErrors, type FieldErrors, type SchemaError } from './messages.js';
-import { coerceFields, standardIssues, type StandardSchemaV1 } from './standard.js';
+import { coerceFields, standardIssues, strictNumbers, type StandardSchemaV1 } from './standard.js';
 
 /** The parts of a request a schema can describe, in the order they are checked. */
 export const REQUEST_PARTS = ['params', 'query', 'body'] as const;
@@ -63,7 +63,7 @@ export function routeChecks(route: Route, compiler: SchemaCompiler): RouteChecks
     try {
       // Params and the query always arrive as text; a body is JSON or a urlencoded form, decided per request.
       const text = compiler.compile(schema, 'text');
-      return jsonCheck(part === 'body' ? compiler.compile(schema, 'json') : text, text);
+      return jsonCheck(schema, part === 'body' ? compiler.compile(schema, 'json') : text, text);
     } catch (error) {
       throw schemaError(route, part, error);
     }
@@ -90,8 +90,9 @@ function schemaError(route: Route, part: string, error: unknown): RouteDefinitio
   );
 }
 
-function jsonCheck(json: CompiledSchema, text: CompiledSchema): PartCheck {
+function jsonCheck(schema: JsonSchema, json: CompiledSchema, text: CompiledSchema): PartCheck {
   return (value, asText) => {
+    if (asText) strictNumbers(schema, value);
     const errors = (asText ? text : json)(value);
     return errors === undefined ? { ok: true, value } : { ok: false, errors: fieldErrors(errors) };
   };

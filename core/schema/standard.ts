@@ -91,15 +91,51 @@ function typesOf(schema: unknown): readonly string[] {
 }
 
 function coerceText(text: string, types: readonly string[]): { value: unknown } | undefined {
-  if (
-    (types.includes('number') || types.includes('integer')) &&
-    text !== '' &&
-    Number(text) == (text as unknown)
-  ) {
-    const number = Number(text);
-    if (types.includes('number') || Number.isInteger(number)) return { value: number };
-  }
+  const number = numberFromText(text, types);
+  if (number !== undefined) return { value: number };
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return { value: text === 'true' };
   if (types.includes('null') && text === '') return { value: null };
   return undefined;
+}
+
+// Numbers as text are written one way: `5`, `-2`, `1.5`, `2e3`; `0x10`, `+1`, ` 5` and `1e1` for an integer are not.
+const INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
+const NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/** The number a text field means for a schema typed `integer` or `number`, when it is written as one. */
+export function numberFromText(text: string, types: readonly string[]): number | undefined {
+  if (types.includes('integer') && INTEGER_TEXT.test(text)) return Number(text);
+  if (types.includes('number') && NUMBER_TEXT.test(text)) return Number(text);
+  return undefined;
+}
+
+// Stands for a field that looks like a number to `Number()` but is not written as one: ajv coerces no object.
+const NOT_A_NUMBER: Readonly<Record<string, never>> = Object.freeze(Object.create(null));
+
+/**
+ * Text fields whose schema says `integer` or `number` (and not `string`), made numbers here when
+ * written as decimals and left for the validator to refuse otherwise: ajv's own coercion goes
+ * through `Number()`, which takes `0x10`, `+1`, `1e1` and ` 5`.
+ */
+export function strictNumbers(schema: Readonly<Record<string, unknown>>, fields: unknown): void {
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== 'object' || fields === null || typeof fields !== 'object')
+    return;
+  const record = fields as Record<string, unknown>;
+  for (const name of Object.keys(record)) {
+    if (!Object.hasOwn(properties, name)) continue;
+    const property = (properties as Record<string, unknown>)[name];
+    const types = typesOf(property);
+    const items = types.includes('array') ? typesOf((property as { items?: unknown }).items) : types;
+    if (!(items.includes('integer') || items.includes('number')) || items.includes('string')) continue;
+    const value = record[name];
+    record[name] = Array.isArray(value)
+      ? value.map((one) => strictNumber(one, items))
+      : strictNumber(value, items);
+  }
+}
+
+function strictNumber(value: unknown, types: readonly string[]): unknown {
+  if (typeof value !== 'string') return value;
+  return numberFromText(value, types) ?? (Number.isNaN(Number(value)) ? value : NOT_A_NUMBER);
 }

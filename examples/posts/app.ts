@@ -7,6 +7,7 @@ import { PostsController } from './controller.js';
 import { MemoryPostRepository, type PostRepository } from './repository.js';
 import { routesOf } from './routes.js';
 import { CLOCK, NEW_ID, POST_REPOSITORY, POSTS_ROUTES } from './tokens.js';
+import { PAGE_HEADERS } from './views/layout.js';
 import { postsErrorPage } from './views/posts.js';
 
 /**
@@ -14,7 +15,10 @@ import { postsErrorPage } from './views/posts.js';
  * a refused form shown again with its messages, every link in them built from `posts`'s paths.
  */
 export function postsOptions(posts: Resource) {
-  return { errorPage: postsErrorPage(routesOf(posts).paths) } as const satisfies ServeOptions;
+  return {
+    errorPage: postsErrorPage(routesOf(posts).paths),
+    pageHeaders: PAGE_HEADERS,
+  } as const satisfies ServeOptions;
 }
 
 /**
