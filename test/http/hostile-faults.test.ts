@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
 import { expectProblem, get } from '../support/http.js';
-import { addCases, hostileSuite, status, type Case } from '../support/hostile.js';
+import { addCases, hostileSuite, type Case } from '../support/hostile.js';
 
 // Handlers that fail (throw, reject, never answer, answer late, fail while the error is written),
 // from raw sockets on every adapter: a bare 500 or 503 that leaks nothing.

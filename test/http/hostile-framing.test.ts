@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert';
-import { chunked, expectProblem, json } from '../support/http.js';
+import { expectProblem } from '../support/http.js';
 import { addCases, closes, hostileSuite, status, type Case } from '../support/hostile.js';
 
 // Hostile HTTP framing, from raw sockets on every adapter: Host, Content-Length against

@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert';
-import { call, expectProblem, get, json, send } from '../support/http.js';
+import { call, expectProblem, get, send } from '../support/http.js';
 import { addCases, closes, hostileSuite, JSON_T, noBody, status, type Case } from '../support/hostile.js';
 
 // Hostile request lines and headers, from raw sockets on every adapter: routing, paths no route
