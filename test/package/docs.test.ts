@@ -172,6 +172,17 @@ test('docs :: every core/ and adapters/ source file the pages name exists', () =
   assert.equal(missing, []);
 });
 
+test('docs :: every test/ file the pages and sources name exists', () => {
+  const named = [...MARKDOWN, ...SOURCES].flatMap((page) =>
+    [...read(page).matchAll(/(?<![\w/.-])(test\/[\w./-]*?\.ts)\b/g)].map((m) => `${page}: ${m[1]!}`),
+  );
+  assert.ok(named.length >= 10, `only ${named.length} test files named`);
+  assert.equal(
+    named.filter((entry) => !existsSync(join(ROOT, entry.slice(entry.indexOf(': ') + 2)))),
+    [],
+  );
+});
+
 /** The members of an exported interface in the sources (its own, not those it extends). */
 function members(name: string, files: readonly string[]): string[] {
   for (const file of files) {
