@@ -2,7 +2,7 @@
  * Resource names become id parameters: `posts` → `post_id`, `categories` → `category_id`.
  *
  * The rule is applied to the last `_`-separated word of the name and exists twice, once as
- * code (`singular`) and once as a type (`Singular`); test/inflect.test.ts proves they agree.
+ * code (`singular`) and once as a type (`Singular`); test/core/inflect.test.ts proves they agree.
  * 1. a word in IRREGULAR maps to its entry; a word in UNCOUNTABLE stays as it is;
  * 2. `…ies` after a consonant → `…y` (categories → category);
  * 3. `…sses`, `…zzes`, `…xes`, `…ches`, `…shes` drop `es` (addresses → address, boxes → box);

@@ -1,0 +1,271 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { filterRoutes, formatRoutes, openapi, resource, routes } from '../../core/index.js';
+import { posts } from '../../examples/posts/table.js';
+import { ROOT } from '../support/paths.js';
+
+const ok = () => null;
+const table = routes(posts, resource('tags', { index: ok, show: ok }, { param: 'name' }));
+
+test('formatRoutes() :: text is aligned columns, one route a line', () => {
+  assert.is(
+    formatRoutes(table),
+    [
+      'Name           Method  Path                  Action         Guards',
+      'posts.index    GET     /posts                posts#index    -',
+      'posts.show     GET     /posts/:post_id       posts#show     -',
+      'posts.new      GET     /posts/:post_id/new   posts#new      -',
+      'posts.edit     GET     /posts/:post_id/edit  posts#edit     -',
+      'posts.create   POST    /posts                posts#create   bearer',
+      'posts.update   PUT     /posts/:post_id       posts#update   bearer',
+      'posts.destroy  DELETE  /posts/:post_id       posts#destroy  bearer',
+      'tags.index     GET     /tags                 tags#index     -',
+      'tags.show      GET     /tags/:name           tags#show      -',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('formatRoutes() :: md is a Markdown table', () => {
+  assert.is(
+    formatRoutes(resource('tags', { index: ok, show: ok }), 'md'),
+    [
+      '| Name       | Method | Path          | Action     |',
+      '|------------|--------|---------------|------------|',
+      '| tags.index | GET    | /tags         | tags#index |',
+      '| tags.show  | GET    | /tags/:tag_id | tags#show  |',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('formatRoutes() :: json is the route records without handlers', () => {
+  const parsed = JSON.parse(formatRoutes(resource('tags', { show: ok }).routes, 'json'));
+  assert.equal(parsed, [
+    {
+      resource: 'tags',
+      action: 'show',
+      method: 'GET',
+      path: '/tags/:tag_id',
+      params: ['tag_id'],
+      name: 'tags.show',
+      body: false,
+    },
+  ]);
+});
+
+test('formatRoutes() :: an empty table prints the header only', () => {
+  assert.is(formatRoutes([]), 'Name  Method  Path  Action\n');
+});
+
+const FILTERS: ReadonlyArray<[label: string, filter: Parameters<typeof filterRoutes>[1], names: string[]]> = [
+  ['no filter', {}, table.map((r) => r.name)],
+  ['resource', { resource: 'tags' }, ['tags.index', 'tags.show']],
+  ['method, any case', { method: 'put' }, ['posts.update']],
+  ['grep on the path', { grep: 'EDIT' }, ['posts.edit']],
+  ['grep on the action', { grep: 'tags#' }, ['tags.index', 'tags.show']],
+  ['grep and method', { grep: 'post_id', method: 'GET' }, ['posts.show', 'posts.new', 'posts.edit']],
+  ['nothing matches', { resource: 'nope' }, []],
+];
+for (const [label, filter, names] of FILTERS) {
+  test(`filterRoutes() :: ${label}`, () =>
+    assert.equal(
+      filterRoutes(table, filter).map((r) => r.name),
+      names,
+    ));
+}
+
+async function validate(document: object): Promise<void> {
+  const validator = new Validator();
+  const result = await validator.validate(document as never);
+  assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
+  assert.is(validator.version, '3.1');
+}
+
+test('openapi() :: the validator refuses a broken document, so the checks below can fail', async () => {
+  const broken = { ...openapi(table), info: { title: 'no version' } };
+  assert.not.ok((await new Validator().validate(broken as never)).valid);
+});
+
+test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', async () => {
+  const doc = openapi(posts.routes, { title: 'posts', version: '1.0.0' }) as any;
+  await validate(doc);
+  assert.equal(Object.keys(doc.paths), [
+    '/posts',
+    '/posts/{post_id}',
+    '/posts/{post_id}/new',
+    '/posts/{post_id}/edit',
+  ]);
+  // The POST is the one HTML forms send for put and delete (method override).
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete', 'post']);
+  assert.equal(doc.paths['/posts/{post_id}'].parameters, [
+    { name: 'post_id', in: 'path', required: true, schema: { type: 'string' } },
+  ]);
+  const create = doc.paths['/posts'].post;
+  assert.is(create.operationId, 'posts.create');
+  assert.equal(Object.keys(create.requestBody.content), [
+    'application/json',
+    'application/x-www-form-urlencoded',
+  ]);
+  assert.equal(create.requestBody.content['application/json'].schema.required, ['title']);
+  assert.equal(Object.keys(create.responses), [
+    '201',
+    '303',
+    '400',
+    '401',
+    '403',
+    '409',
+    '413',
+    '415',
+    '422',
+    'default',
+  ]);
+  assert.ok(create.responses['201'].headers.Location);
+  // The bearer guard on writes: a security scheme, optional since POSTS_TOKEN may be unset, and named in x-guards.
+  assert.equal(create.security, [{ bearer: [] }, {}]);
+  assert.equal(create['x-guards'], ['bearer']);
+  assert.equal(doc.components.securitySchemes, { bearer: { type: 'http', scheme: 'bearer' } });
+  assert.is(doc.paths['/posts'].get.security, undefined);
+  // new's params schema types its path parameter in the operation.
+  assert.equal(doc.paths['/posts/{post_id}/new'].get.parameters[0].schema.pattern, '^[A-Za-z0-9_-]{1,64}$');
+  assert.equal(Object.keys(create.responses['201'].content), ['application/json']);
+  assert.ok(create.responses['303'].headers.Location);
+  assert.is(create.responses['303'].content, undefined);
+  // A browser gets every problem as a page (the error page, or the form again with its messages).
+  assert.equal(Object.keys(create.responses['422'].content), ['application/problem+json', 'text/html']);
+  // Pages: index and show beside JSON, new and edit as their default.
+  assert.equal(Object.keys(doc.paths['/posts'].get.responses['200'].content), [
+    'application/json',
+    'text/html',
+  ]);
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}/new'].get.responses['200'].content), [
+    'text/html',
+    'application/json',
+  ]);
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}/new'].get.responses), [
+    '200',
+    '400',
+    '404',
+    'default',
+  ]);
+  assert.is(
+    create.responses['201'].content['application/json'].schema.properties.createdAt.format,
+    'date-time',
+  );
+  assert.is(
+    create.responses['422'].content['application/problem+json'].schema.$ref,
+    '#/components/schemas/Problem',
+  );
+  assert.equal(
+    doc.paths['/posts'].get.parameters.map((p: { name: string }) => p.name),
+    ['limit', 'offset'],
+  );
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}'].delete.responses), [
+    '204',
+    '303',
+    '400',
+    '401',
+    '403',
+    '404',
+    'default',
+  ]);
+  assert.is(doc.paths['/posts/{post_id}'].delete.responses['204'].content, undefined);
+  const form = doc.paths['/posts/{post_id}'].post;
+  assert.is(form.operationId, 'posts.update_or_destroy.form');
+  assert.equal(Object.keys(form.requestBody.content), ['application/x-www-form-urlencoded']);
+  const [put, del] = form.requestBody.content['application/x-www-form-urlencoded'].schema.oneOf;
+  assert.equal(put.allOf[0].properties._method.const, 'PUT');
+  assert.equal(put.allOf[1].required, ['title']);
+  assert.equal(del.properties._method.const, 'DELETE');
+  assert.equal(Object.keys(form.responses), [
+    '200',
+    '204',
+    '303',
+    '400',
+    '401',
+    '403',
+    '404',
+    '405',
+    '413',
+    '415',
+    '422',
+    'default',
+  ]);
+  assert.equal(form.security, [{ bearer: [] }, {}]);
+});
+
+test('openapi() :: options say what the adapters were told: no method override, no cross-site check', async () => {
+  const doc = openapi(posts.routes, undefined, { methodOverride: false, crossSiteProtection: false }) as any;
+  await validate(doc);
+  assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete']);
+  assert.is(doc.paths['/posts'].post.responses['403'], undefined);
+});
+
+test('openapi() :: a path with a POST route of its own keeps it; no override operation is added there', () => {
+  const both = resource('things', { create: ok, update: ok }, { path: 'things' });
+  const custom = routes(both, {
+    resource: 'things',
+    action: 'replaceAll',
+    method: 'PUT',
+    path: '/things',
+    params: [],
+    name: 'things.replaceAll',
+    body: true,
+    handler: ok,
+  } as const);
+  const doc = openapi(custom) as any;
+  assert.is(doc.paths['/things'].post.operationId, 'things.create');
+  assert.is(doc.paths['/things/{thing_id}'].post.operationId, 'things.update.form');
+});
+
+test('openapi() :: a table without schemas is still valid, with every route', async () => {
+  const doc = openapi(table) as any;
+  await validate(doc);
+  assert.equal(doc.info, { title: 'API', version: '0.0.0' });
+  assert.equal(doc.tags, [{ name: 'posts' }, { name: 'tags' }]);
+  assert.is(doc.paths['/tags/{name}'].get.summary, 'Show a tag');
+  const operations = Object.values(doc.paths).flatMap((item: any) =>
+    Object.keys(item).filter((k) => k !== 'parameters'),
+  );
+  // Every route, plus the POST an HTML form sends for the posts member path's PUT and DELETE.
+  assert.is(operations.length, table.length + 1);
+});
+
+test('openapi() :: a hand-written route with an action of its own gets the generic summary and 200', () => {
+  const handler = () => null;
+  for (const action of ['publish', 'toString', 'constructor']) {
+    const route = {
+      resource: 'posts',
+      action,
+      method: 'POST',
+      path: `/posts/${action}`,
+      params: [],
+      name: `posts.${action}`,
+      body: false,
+      handler,
+    } as const;
+    const operation = (openapi(routes(route)) as any).paths[`/posts/${action}`].post;
+    assert.is(operation.summary, `posts#${action}`);
+    assert.equal(Object.keys(operation.responses), ['200', '400', '403', 'default']);
+  }
+});
+
+test('docs/routes.md and docs/openapi.json :: match the example (run `npm run docs` to regenerate)', () => {
+  const stale = 'is stale: run `npm run docs` to regenerate it';
+  assert.is(
+    readFileSync(join(ROOT, 'docs/routes.md'), 'utf8'),
+    formatRoutes(posts.routes, 'md'),
+    `docs/routes.md ${stale}`,
+  );
+  const expected = openapi(posts.routes, { title: 'posts API (examples/posts)', version: '1.0.0' });
+  assert.is(
+    readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8'),
+    `${JSON.stringify(expected, null, 2)}\n`,
+    `docs/openapi.json ${stale}`,
+  );
+});
+
+test.run();

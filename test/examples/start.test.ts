@@ -1,0 +1,86 @@
+import { connect } from 'node:net';
+import { once } from 'node:events';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { postsHtmlContract } from '../support/posts-html-contract.js';
+import { parseResponse, raw } from '../support/http.js';
+import { EXAMPLE as example, freshDataDir, refused, start } from '../support/spawn.js';
+
+for (const adapter of ['polka', 'node']) {
+  test(`examples/posts on ${adapter} :: one "listening on" line, then SIGTERM drains a request in flight and exits 0`, async () => {
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: freshDataDir() });
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.is(server.stdout().trim().split('\n').length, 1);
+    assert.is((await raw(server.url, { path: '/posts' })).status, 200);
+
+    // Half a request body is on the wire when the signal arrives; the rest follows after it.
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const body = '{"id":"late","title":"sent across the signal"}';
+    socket.write(
+      `POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    const socketClosed = once(socket, 'close');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await raw(server.url, { path: '/posts' }).then(
+      () => assert.unreachable('accepted a new connection after SIGTERM'),
+      (error: NodeJS.ErrnoException) => assert.is(error.code, 'ECONNREFUSED'),
+    );
+    socket.write(body.slice(10));
+    const finishing = Date.now();
+    const [code, signal] = await server.exited;
+    assert.ok(Date.now() - finishing < 3000, 'the process lingered after its last request');
+    await socketClosed;
+    assert.is(parseResponse(answer).status, 201);
+    assert.is(code, 0);
+    assert.is(signal, null);
+  });
+}
+
+test('examples/posts as started by main.ts :: the HTML side of the contract, its own error pages included, on both adapters', async () => {
+  for (const adapter of ['polka', 'node']) {
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: 'memory' });
+    try {
+      await postsHtmlContract(server.url, { deterministic: false });
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }
+});
+
+test('examples/posts :: a SIGTERM the instant "listening on" appears still exits 0', async () => {
+  for (const adapter of ['polka', 'node', 'polka', 'node', 'polka', 'node', 'polka', 'node']) {
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: 'memory' });
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, [0, null], adapter);
+  }
+});
+
+test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1', async () => {
+  for (const env of [{ ADAPTER: 'express' }, { PORT: 'eighty' }] as Record<string, string>[]) {
+    const { code, stderr } = await refused(env);
+    assert.is(code, 1);
+    assert.match(stderr, /ADAPTER must be|PORT must be/);
+  }
+});
+
+test('npm start :: builds, serves, and a SIGTERM sent to npm itself ends the server with exit 0', async () => {
+  const server = await start('npm', ['start'], { ADAPTER: 'node', PORT: '0', DATA_DIR: freshDataDir() });
+  assert.is((await raw(server.url, { path: '/posts' })).status, 200);
+  server.child.kill('SIGTERM');
+  const [code] = await server.exited;
+  assert.is(code, 0);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await raw(server.url, { path: '/posts' }).then(
+    () => assert.unreachable('the server outlived npm'),
+    (error: NodeJS.ErrnoException) => assert.is(error.code, 'ECONNREFUSED'),
+  );
+});
+
+test.run();

@@ -1,0 +1,217 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, normalize } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ROOT } from '../support/paths.js';
+
+const imports = (file: string) =>
+  [
+    ...readFileSync(join(ROOT, file), 'utf8').matchAll(
+      /^(?:import|export)\b[^;]*?\bfrom '([^']+)'|^import '([^']+)'/gm,
+    ),
+  ].map((m) => (m[1] ?? m[2])!);
+/** The modules a file loads at run time: type-only imports and exports are erased, so they may cross layers. */
+const valueImports = (file: string) =>
+  [
+    ...readFileSync(join(ROOT, file), 'utf8').matchAll(
+      /^(import|export)(\s+type)?\b[^;]*?\bfrom '([^']+)'|^import '([^']+)'/gm,
+    ),
+  ]
+    .filter((m) => m[2] === undefined)
+    .map((m) => (m[3] ?? m[4])!);
+const resolve = (file: string, name: string) => normalize(join(file, '..', name)).replace(/\.js$/, '.ts');
+/** The stage a core or adapters file belongs to: its folder, or the file itself when it sits at the top. */
+const stageOf = (file: string) => {
+  const parts = file.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}/` : file;
+};
+/** Every `.ts` file under `dir`, subfolders included, as a path from the root. */
+const sources = (dir: string) =>
+  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `${dir}/${f}`);
+
+/** Every module a source file loads, following relative imports, as `.ts` paths and package names. */
+function reach(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const name of imports(file)) {
+    if (name.startsWith('.')) reach(normalize(join(file, '..', name)).replace(/\.js$/, '.ts'), seen);
+    else seen.add(name);
+  }
+  return seen;
+}
+
+// What each stage may load at run time (type-only imports may cross): the folder says when code runs,
+// and each stage builds only on those below it.
+const STAGES: Readonly<Record<string, readonly string[]>> = {
+  'core/util/': [],
+  'core/errors.ts': ['core/util/'],
+  'core/request/': ['core/util/', 'core/errors.ts'],
+  'core/response/': ['core/util/', 'core/errors.ts', 'core/request/'],
+  'core/schema/': ['core/util/', 'core/errors.ts'],
+  'core/define/': ['core/util/', 'core/errors.ts', 'core/schema/'],
+  'core/table/': ['core/util/', 'core/errors.ts', 'core/define/', 'core/request/'],
+  'core/matcher/': ['core/util/', 'core/errors.ts', 'core/table/'],
+  'core/openapi/': ['core/util/', 'core/errors.ts', 'core/define/', 'core/table/', 'core/request/'],
+  'core/controllers/': ['core/util/', 'core/errors.ts', 'core/define/', 'core/table/'],
+  'core/index.ts': [
+    'core/util/',
+    'core/errors.ts',
+    'core/request/',
+    'core/response/',
+    'core/schema/',
+    'core/define/',
+    'core/table/',
+    'core/matcher/',
+    'core/openapi/',
+  ],
+  'core/types.ts': [],
+  'adapters/pipeline/': [
+    'core/util/',
+    'core/errors.ts',
+    'core/request/',
+    'core/response/',
+    'core/schema/',
+    'core/table/',
+    'core/matcher/',
+    'core/openapi/',
+  ],
+  'adapters/http/': [
+    'core/util/',
+    'core/errors.ts',
+    'core/request/',
+    'core/response/',
+    'core/schema/',
+    'adapters/pipeline/',
+  ],
+  'adapters/node.ts': [
+    'core/util/',
+    'core/errors.ts',
+    'core/response/',
+    'adapters/http/',
+    'adapters/signals.ts',
+  ],
+  'adapters/polka.ts': ['adapters/http/'],
+  'adapters/cli.ts': ['core/table/', 'core/matcher/', 'core/openapi/'],
+  'adapters/bin.ts': ['adapters/cli.ts'],
+};
+
+test('core/ and adapters/ :: each stage loads only the stages below it', () => {
+  const files = [...sources('core'), ...sources('adapters')];
+  for (const file of files) {
+    const stage = stageOf(file);
+    const allowed = STAGES[stage];
+    if (allowed === undefined) {
+      if (file.startsWith('adapters/') && !file.slice('adapters/'.length).includes('/')) continue;
+      assert.unreachable(`${file} is in ${stage}, which test/package/layering.test.ts gives no rule`);
+      continue;
+    }
+    for (const name of valueImports(file)) {
+      if (!name.startsWith('.')) continue;
+      const target = stageOf(resolve(file, name));
+      assert.ok(
+        target === stage || allowed.includes(target),
+        `${file} loads ${name} (${target}); ${stage} may load ${allowed.join(', ') || 'nothing else'}`,
+      );
+    }
+  }
+});
+
+test('core/ and adapters/ :: no module loads itself back through its imports (type-only imports aside)', () => {
+  const files = [...sources('core'), ...sources('adapters')];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, trail: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      assert.unreachable(`import cycle: ${[...trail.slice(trail.indexOf(file)), file].join(' -> ')}`);
+      return;
+    }
+    state.set(file, 'open');
+    for (const name of valueImports(file))
+      if (name.startsWith('.')) visit(resolve(file, name), [...trail, file]);
+    state.set(file, 'done');
+  };
+  for (const file of files) visit(file, []);
+});
+
+test('adapters/pipeline/ :: loads no node: module, so a second I/O shell can reuse it', () => {
+  for (const file of sources('adapters/pipeline'))
+    for (const name of imports(file)) assert.not.ok(name.startsWith('node:'), `${file} imports ${name}`);
+});
+
+test('core/ and adapters/ :: no two source files share a name (index.ts aside)', () => {
+  const seen = new Map<string, string>();
+  for (const file of [...sources('core'), ...sources('adapters')]) {
+    const name = file.split('/').at(-1)!;
+    if (name === 'index.ts') continue;
+    assert.is(seen.get(name), undefined, `${file} and ${seen.get(name)} share the name ${name}`);
+    seen.set(name, file);
+  }
+});
+
+test('core/ :: at most 12 entries, each a stage', () => {
+  const entries = readdirSync(join(ROOT, 'core'));
+  assert.ok(entries.length <= 12, `core/ has ${entries.length} entries: ${entries.join(', ')}`);
+});
+
+test('core/ and adapters/ :: every file opens with a comment that says what it is', () => {
+  for (const file of [...sources('core'), ...sources('adapters')]) {
+    const text = readFileSync(join(ROOT, file), 'utf8').replace(/^#!.*\n/, '');
+    assert.ok(/^(\/\/|\/\*)/.test(text), `${file} does not open with a comment`);
+  }
+});
+
+test('core/ :: imports no node: module and no package but its small dependencies', () => {
+  // @standard-schema/spec is types only: nothing of it is loaded at run time.
+  const allowed = new Set([
+    'negotiator',
+    'content-type',
+    'secure-json-parse',
+    'leven',
+    '@standard-schema/spec',
+  ]);
+  const controllers = new Set(['reflect-metadata', 'tsyringe']);
+  for (const file of sources('core')) {
+    // The folder is the rule: only what sits in core/controllers/ may use the decorator packages.
+    const inControllers = file.startsWith('core/controllers/');
+    for (const name of imports(file)) {
+      if (name.startsWith('.')) {
+        const target = normalize(join(file, '..', name));
+        assert.ok(target.startsWith('core/'), `${file} imports ${name}, outside core/`);
+        assert.ok(
+          inControllers || !target.startsWith('core/controllers/'),
+          `${file} imports ${name}, from core/controllers/`,
+        );
+      } else {
+        assert.ok(allowed.has(name) || (inControllers && controllers.has(name)), `${file} imports ${name}`);
+      }
+    }
+  }
+});
+
+test('sevenfold, sevenfold/node, sevenfold/polka :: load neither polka, tsyringe, reflect-metadata nor core/controllers/', () => {
+  assert.ok(reach('core/index.ts').has('leven'), 'reach() follows imports');
+  assert.ok(reach('adapters/node.ts').has('secure-json-parse'), 'reach() follows imports');
+  assert.ok(reach('core/controllers/index.ts').has('tsyringe'), 'reach() follows imports');
+  assert.ok(
+    reach('core/controllers/index.ts').has('core/controllers/decorators.ts'),
+    'reach() follows imports',
+  );
+  for (const entry of ['core/index.ts', 'adapters/node.ts', 'adapters/polka.ts']) {
+    const loaded = [...reach(entry)];
+    for (const name of ['polka', 'tsyringe', 'reflect-metadata']) {
+      assert.not.ok(loaded.includes(name), `${entry} loads ${name}`);
+    }
+    const layer = loaded.find((file) => file.startsWith('core/controllers/'));
+    assert.is(layer, undefined, `${entry} loads ${layer}`);
+  }
+});
+
+test('sevenfold/controllers :: imports reflect-metadata first, before tsyringe', () => {
+  const list = imports('core/controllers/index.ts');
+  assert.is(list[0], 'reflect-metadata');
+  assert.ok(list.indexOf('tsyringe') > 0);
+});
+
+test.run();

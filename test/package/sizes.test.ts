@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ROOT } from '../support/paths.js';
+
+// Test files stay readable: none under test/ (support/ and bench/ included) passes 600 lines.
+const LIMIT = 600;
+
+const files = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+  .map((name) => `test/${name.split(sep).join('/')}`)
+  .filter((path) => statSync(join(ROOT, path)).isFile());
+
+test('test/ :: no file is over 600 lines; split a longer one along its seams', () => {
+  assert.ok(files.length >= 40, `only ${files.length} files found under test/`);
+  const long = files.flatMap((path) => {
+    const lines = readFileSync(join(ROOT, path), 'utf8').trimEnd().split('\n').length;
+    return lines > LIMIT ? [`${path}: ${lines} lines`] : [];
+  });
+  assert.equal(long, []);
+});
+
+test('test/ :: the check sees support/ and bench/, and would see a file of 601 lines', () => {
+  assert.ok(files.includes('test/support/http.ts'), 'test/support/ is read');
+  assert.ok(files.includes('test/bench/run.ts'), 'test/bench/ is read');
+  assert.ok(files.includes('test/core/matcher-walks.test.ts'), 'the folders of tests are read');
+  assert.is(
+    'line\n'
+      .repeat(LIMIT + 1)
+      .trimEnd()
+      .split('\n').length,
+    LIMIT + 1,
+  );
+});
+
+test.run();
