@@ -16,16 +16,19 @@ const MANY_AUTHORIZATIONS = new HttpError(400, 'the request has more than one Au
 const READ_ALREADY = new Error('the request body was already read by other middleware');
 
 /**
- * The `501` for transfer codings other than `chunked` alone (RFC 9112 6.1): node would read such a body
- * as if it were plain.
+ * The answer to a Transfer-Encoding other than `chunked` alone, by RFC 9112: `400` when chunked is
+ * not last (the body's length is unknown), `501` for a coding before it (node would read the body as plain).
  */
 function transferProblem(transfer: string): HttpError | undefined {
   const codings = transfer.split(',').map((coding) => coding.trim().toLowerCase());
   if (codings.length === 1 && codings[0] === 'chunked') return undefined;
+  const close = { headers: { Connection: 'close' } };
+  if (codings.at(-1) !== 'chunked')
+    return new HttpError(400, 'Transfer-Encoding must end with chunked: the body has no other length', close);
   return new HttpError(
     501,
     `Transfer-Encoding ${JSON.stringify(transfer)} is not supported; send the body with chunked alone`,
-    { headers: { Connection: 'close' } },
+    close,
   );
 }
 
@@ -94,7 +97,11 @@ export class NodeRequest extends Exchange {
       // Middleware before sevenfold may have changed these: read them as it left them.
       const headers = this.req.headers;
       const site = headers['sec-fetch-site'];
-      return { secFetchSite: Array.isArray(site) ? site[0] : site, origin: headers.origin, host: headers.host };
+      return {
+        secFetchSite: Array.isArray(site) ? site[0] : site,
+        origin: headers.origin,
+        host: headers.host,
+      };
     }
     return this.#readHead();
   }

@@ -15,7 +15,14 @@ import { tableOf, type Routable } from '../../core/table/table.js';
 import { isThenable } from '../../core/util/thenable.js';
 import { Deadlines } from './deadlines.js';
 import { ABORTED, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
-import { beforeBody, checkBody, responseMismatch, routePlans, runGuards, type RoutePlan } from './route-plan.js';
+import {
+  beforeBody,
+  checkBody,
+  responseMismatch,
+  routePlans,
+  runGuards,
+  type RoutePlan,
+} from './route-plan.js';
 import { settle, type DispatchOptions } from './settings.js';
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');

@@ -80,6 +80,8 @@ export function guard<R>(
 }
 
 /** A `before` entry as a route keeps it; `where` names the resource for the error. */
+const FUNCTION_GUARDS = new WeakMap<Function, Guard<any>>();
+
 export function toGuard(given: unknown, where: { resource: string; action?: string }): Guard<any> {
   const which = `resource(${JSON.stringify(where.resource)}): a guard${where.action ? ` of ${where.resource}#${where.action}` : ''}`;
   if (typeof given === 'function') {
@@ -89,7 +91,12 @@ export function toGuard(given: unknown, where: { resource: string; action?: stri
         where,
       );
     }
-    return guard(given.name, given as (req: Request) => unknown);
+    // One guard per function: routes that list the same function share it, and guards shared run once before
+    // a form's body.
+    let made = FUNCTION_GUARDS.get(given);
+    if (made === undefined)
+      FUNCTION_GUARDS.set(given, (made = guard(given.name, given as (req: Request) => unknown)));
+    return made;
   }
   if (
     given !== null &&
@@ -125,7 +132,10 @@ export interface BearerOptions<Added extends object> {
   readonly optional?: boolean;
 }
 
-/** What a `bearer()` adds to `req.context`: `Added`, or `Partial<Added>` unless `optional` is known to be false. */
+/**
+ * What a `bearer()` adds to `req.context`: `Added`, or `Partial<Added>` unless `optional` is known to be
+ * false.
+ */
 export type BearerAdded<Added extends object, Optional extends boolean> = [Optional] extends [false]
   ? Added
   : Partial<Added>;

@@ -88,7 +88,7 @@ test('renderResult() :: headers replace others whatever their letter case', () =
   assert.equal(
     plain(renderError(new HttpError(429, 'slow down', { headers: { 'content-type': 'text/plain' } })))
       .headers,
-    { 'content-type': 'text/plain' },
+    { 'content-type': 'text/plain', Vary: 'Accept' },
   );
 });
 
@@ -104,7 +104,7 @@ test('renderError() :: HttpError as problem+json; anything else a bare 500', () 
   });
   assert.equal(plain(renderError(error)), {
     status: 422,
-    headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' },
+    headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1', Vary: 'Accept' },
     body: '{"type":"about:blank","title":"Unprocessable Content","status":422,"detail":"the post is not valid","errors":{"title":["is required"]}}',
   });
   const secret = new Error('password=hunter2 at /srv/app.js:1');
