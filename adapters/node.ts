@@ -60,7 +60,10 @@ export interface Running {
   readonly url: string;
   /** Stops accepting, lets requests in flight finish, then resolves; idempotent. */
   close(): Promise<void>;
-  /** On SIGTERM or SIGINT (or `options.signals`), `close()` then exit 0; a second signal cuts the connections left. Returns the unsubscribe. */
+  /**
+   * On SIGTERM or SIGINT (or `options.signals`), `close()` then exit 0; a second signal cuts the connections
+   * left. Returns the unsubscribe.
+   */
   closeOnSignals(options?: CloseOnSignalsOptions): () => void;
 }
 

@@ -1,4 +1,5 @@
-// closeOnSignals(): a process's graceful stop on SIGTERM/SIGINT (drain, then exit 0), so an app's start-up does not write its own.
+// closeOnSignals(): a process's graceful stop on SIGTERM/SIGINT (drain, then exit 0), so an app's start-up
+// does not write its own.
 
 /** What `closeOnSignals()` stops: a `Running` server, or anything whose `close()` drains and resolves. */
 export interface Closable {

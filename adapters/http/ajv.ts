@@ -4,7 +4,7 @@ import type { SchemaError } from '../../core/schema/messages.js';
 import { MESSAGE_KEYWORD } from '../../core/schema/messages.js';
 import type { CompiledSchema, SchemaCompiler, SchemaMode } from '../../core/schema/checks.js';
 import type { JsonSchema } from '../../core/types.js';
-import { toRe2Syntax } from '../../core/schema/regexp-syntax.js';
+import { anchoredBody, toRe2Syntax } from '../../core/schema/regexp-syntax.js';
 
 /** The part of an ajv instance sevenfold uses. */
 interface Ajv {
@@ -33,7 +33,13 @@ interface KeywordContext {
  */
 function linearPattern(pattern: string): Pattern {
   const { RE2JS } = require('re2js') as typeof import('re2js');
-  const compiled = RE2JS.compile(toRe2Syntax(pattern));
+  const syntax = toRe2Syntax(pattern);
+  const body = anchoredBody(syntax);
+  if (body !== undefined) {
+    const whole = RE2JS.compile(body);
+    return { test: (text) => whole.testExact(text), toString: () => pattern };
+  }
+  const compiled = RE2JS.compile(syntax);
   return { test: (text) => compiled.test(text), toString: () => pattern };
 }
 

@@ -70,7 +70,9 @@ export class NodeRequest extends Exchange {
     });
   }
 
-  /** The headers the request path reads, from one pass over the raw lines (node keeps only the first of some). */
+  /**
+   * The headers the request path reads, from one pass over the raw lines (node keeps only the first of some).
+   */
   #readHead(): Head {
     return (this.#head ??= readHead(this.req));
   }

@@ -1,4 +1,5 @@
-// The headers the request path reads, found in node's `rawHeaders` in one pass, without building its headers object.
+// The headers the request path reads, found in node's `rawHeaders` in one pass, without building its headers
+// object.
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../../core/errors.js';
 import type { OriginHeaders } from '../../core/request/cross-site.js';

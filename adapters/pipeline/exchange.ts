@@ -36,7 +36,9 @@ export function tooLarge(limit: number): HttpError {
 export abstract class Exchange<P = Record<string, string>> extends IncomingRequest<P> {
   /** The body is read and parsed (before matching, for a form with `_method`): nobody reads it again. */
   bodyRead = false;
-  /** How many of its route's guards ran already (those every route a form may reach shares, before its body). */
+  /**
+   * How many of its route's guards ran already (those every route a form may reach shares, before its body).
+   */
   guardsRun = 0;
   /** How the body is parsed, once its headers are checked. */
   format: BodyFormat | undefined = undefined;

@@ -67,9 +67,11 @@ export function createPipeline(
       return fail(x, BAD_TARGET);
     }
     x.locate(originUrl(url, target), target.path, target.search);
-    // Safe methods change nothing, so neither rule concerns them: GET and HEAD, nearly every request, skip this.
+    // Safe methods change nothing, so neither rule concerns them: GET and HEAD, nearly every request, skip
+    // this.
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-      // Whatever the body, or none (a beacon, a no-cors fetch): another site's page may not change anything here.
+      // Whatever the body, or none (a beacon, a no-cors fetch): another site's page may not change anything
+      // here.
       if (crossSiteProtection && isCrossSite(x.originHeaders(), settings.trustedOrigins))
         return fail(x, CROSS_SITE);
       if (methodOverride && method === 'POST' && isUrlencoded(contentType(x))) return readForm(x);
@@ -83,7 +85,8 @@ export function createPipeline(
    */
   function readForm(x: Exchange): void {
     const reachable = formRoutes(x.path);
-    // A path no form can reach is answered (or passed on to the app) with its body unread: it may be the app's.
+    // A path no form can reach is answered (or passed on to the app) with its body unread: it may be the
+    // app's.
     if (reachable.length === 0) return route(x, 'POST');
     const shared = sharedGuards(reachable);
     if (shared.length === 0) return openForm(x);
@@ -237,7 +240,7 @@ export function createPipeline(
     } catch (error) {
       return fail(x, error);
     }
-    answer(x, checked(x, rendered));
+    answer(x, checkedAnswer(x, rendered));
   }
 
   /**
@@ -248,14 +251,14 @@ export function createPipeline(
     // Nobody is left to answer.
     if (error === ABORTED) return x.release();
     if (!(error instanceof HttpError)) onError(error, requestOf(x));
-    answer(x, checked(x, renderError(error, x.accept, settings.pages, requestOf(x))));
+    answer(x, checkedAnswer(x, renderError(error, x.accept, settings.pages, requestOf(x))));
   }
 
   /**
    * With `checkResponses`, an answer its OpenAPI operation does not describe becomes a `500`, its reason
    * reported.
    */
-  function checked(x: Exchange, out: Rendered): Rendered {
+  function checkedAnswer(x: Exchange, out: Rendered): Rendered {
     if (!settings.checkResponses || x.route === undefined) return out;
     const mismatch = responseMismatch(x.route, plans.get(x.route), out);
     if (mismatch === undefined) return out;

@@ -98,7 +98,8 @@ function coerceText(text: string, types: readonly string[]): { value: unknown } 
   return undefined;
 }
 
-// Numbers as text are written one way: `5`, `-2`, `1.5`, `2e3`; `0x10`, `+1`, ` 5` and `1e1` for an integer are not.
+// Numbers as text are written one way: `5`, `-2`, `1.5`, `2e3`; `0x10`, `+1`, ` 5` and `1e1` for an integer
+// are not.
 const INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
 const NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 

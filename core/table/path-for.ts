@@ -19,7 +19,8 @@ export function pathFor<Path extends string>(route: Route<Path> | Path, ...[para
     if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
       throw new TypeError(`pathFor('${pattern}'): missing value for :${name}`);
     }
-    // As in paths(): URL parsers drop "." and ".." segments, even percent-encoded, so no link could reach them.
+    // As in paths(): URL parsers drop "." and ".." segments, even percent-encoded, so no link could reach
+    // them.
     if (value === '.' || value === '..') {
       throw new TypeError(
         `pathFor('${pattern}'): :${name} cannot be ${JSON.stringify(value)}: URL parsers resolve it as a dot segment, so no link could carry it`,

@@ -19,7 +19,10 @@ function cycle(count: number, spread: number): number[] {
   return Array.from({ length: 64 }, (_, i) => ((i % spread) * 7919) % count);
 }
 
-/** The resources a table holds: with `alone` (and a number for `spread`) only those its requests name, else all `count` (`undefined`). */
+/**
+ * The resources a table holds: with `alone` (and a number for `spread`) only those its requests name, else
+ * all `count` (`undefined`).
+ */
 export function tableResources(count: number, spread: Spread, alone: boolean): number[] | undefined {
   return alone && typeof spread === 'number' ? [...new Set(cycle(count, spread))] : undefined;
 }
@@ -69,7 +72,8 @@ function requests(count: number, spread: Spread): Lookup[] {
     return cycle(count, spread).flatMap((resource, i) => sevenOf(count, resource, String(1000 + i)));
   }
   let seed = 7;
-  // A small linear congruential generator, the same draw in every child; its high bits are used, as its low ones cycle (the lowest alternates).
+  // A small linear congruential generator, the same draw in every child; its high bits are used, as its low
+  // ones cycle (the lowest alternates).
   const draw = (below: number): number => {
     seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
     return Math.floor((seed / 0x80000000) * below);
@@ -124,8 +128,10 @@ export function lookupTrial(
   iterations = 1_000_000,
   alone = false,
 ): () => number {
-  // The table is built first, as an app's is: request strings made before it were moved to the old generation by its collections while still
-  // unflattened concatenations, and every character read of them then went through the indirection (15% on 1 000 resources); node's `req.url` is flat.
+  // The table is built first, as an app's is: request strings made before it were moved to the old generation
+  // by its collections while still
+  // unflattened concatenations, and every character read of them then went through the indirection (15% on 1
+  // 000 resources); node's `req.url` is flat.
   const find = MATCHERS[name]!(table(count, tableResources(count, spread, alone)));
   const list = requests(count, spread);
   for (const item of list) {
@@ -175,7 +181,8 @@ export function buildFigures(count = 1000): { first: number; ms: number; bytesPe
   const first = time();
   const times = Array.from({ length: 5 }, time);
   const gc = (globalThis as { gc?: () => void }).gc;
-  // Five tables kept at once and measured together: one table's few megabytes are within the heap's own noise.
+  // Five tables kept at once and measured together: one table's few megabytes are within the heap's own
+  // noise.
   gc?.();
   gc?.();
   const before = process.memoryUsage().heapUsed;

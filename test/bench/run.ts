@@ -13,7 +13,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'raw (control)', 'sevenfold/polka', 'fastify'];
-// At least six rounds, a whole number of passes over the variants: in each pass every variant runs once in every place (see `order`).
+// At least six rounds, a whole number of passes over the variants: in each pass every variant runs once in
+// every place (see `order`).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? NAMES.length * Math.ceil(6 / NAMES.length));
 const unknown = NAMES.filter((name) => !(name in VARIANTS));
 if (unknown.length > 0)
@@ -214,7 +215,10 @@ async function inProcess(
   }
 }
 
-/** A matching child process for `args`, once it has checked its answers and warmed up (or measured, for a build). */
+/**
+ * A matching child process for `args`, once it has checked its answers and warmed up (or measured, for a
+ * build).
+ */
 async function matchingChild(
   args: string[],
 ): Promise<{ child: ChildProcess; message: { build?: ReturnType<typeof buildFigures> } }> {
@@ -229,7 +233,10 @@ async function matchingChild(
   return { child, message };
 }
 
-/** One table of the matching benchmark: how many resources, how requests spread over them, and whether they go to those requests' resources alone (see `lookupTrial`). */
+/**
+ * One table of the matching benchmark: how many resources, how requests spread over them, and whether they go
+ * to those requests' resources alone (see `lookupTrial`).
+ */
 interface TableSpec {
   readonly key: string;
   readonly label: string;
@@ -356,7 +363,8 @@ async function matching(): Promise<string> {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_MATCHING=0 and BENCH_EXAMPLE=0 each leave out one part.
+// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_MATCHING=0 and BENCH_EXAMPLE=0 each leave out
+// one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
     `## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`,

@@ -124,7 +124,8 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     'default',
   ]);
   assert.ok(create.responses['201'].headers.Location);
-  // The bearer guard on writes: a security scheme, optional since POSTS_TOKEN may be unset, and named in x-guards.
+  // The bearer guard on writes: a security scheme, optional since POSTS_TOKEN may be unset, and named in
+  // x-guards.
   assert.equal(create.security, [{ bearer: [] }, {}]);
   assert.equal(create['x-guards'], ['bearer']);
   assert.equal(doc.components.securitySchemes, { bearer: { type: 'http', scheme: 'bearer' } });

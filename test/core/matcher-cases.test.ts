@@ -63,7 +63,9 @@ const WALKS = [
   },
 ] as const;
 
-/** Runs each case on every walk, one test a walk and case, in the spirit of hono's `runTest({ newRouter })`. */
+/**
+ * Runs each case on every walk, one test a walk and case, in the spirit of hono's `runTest({ newRouter })`.
+ */
 function runWalks(
   t: RouteTable,
   cases: ReadonlyArray<readonly [method: string, path: string, expected: string]>,

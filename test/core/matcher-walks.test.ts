@@ -7,7 +7,8 @@ import { all, brief, ok, posts, table } from '../support/matcher.js';
 // walk wherever code cannot be generated (segments a raw compare cannot judge, code generation disallowed).
 test('match() :: a generated walk answers as the general one, path for path', () => {
   const h = () => 'h';
-  // Statics beside params at several depths, dead ends that must backtrack, a root route, and methods of every kind.
+  // Statics beside params at several depths, dead ends that must backtrack, a root route, and methods of
+  // every kind.
   const tricky: Route[] = [
     ['GET', '/'],
     ['GET', '/a'],
@@ -59,9 +60,11 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     for (const path of layer) paths.push(path, `${path}/`);
   }
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'];
-  // A wide root (more static children than are compared in place) over subtrees of several shapes, beside the tricky routes.
+  // A wide root (more static children than are compared in place) over subtrees of several shapes, beside the
+  // tricky routes.
   const shapes = [{}, { only: ['index', 'show'] as const }, { except: ['new'] as const }, { param: 'x' }];
-  // Keys that are prefixes of others (`w1`, `w1s`, `w1s2`, `w1s22`): only where a segment ends tells them apart.
+  // Keys that are prefixes of others (`w1`, `w1s`, `w1s2`, `w1s22`): only where a segment ends tells them
+  // apart.
   const prefixes = (['w1', 'w1s2', 'w1s22'] as const).map((path, i) =>
     resource((['apples', 'pears', 'plums'] as const)[i]!, all, { path, ...shapes[i] } as object),
   );
@@ -103,7 +106,8 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     path: `/:t${route.path}`,
     params: ['t', ...route.params],
   })) as Route[];
-  // Five resources below a param: a node of a few children that shares shape functions, params bound above it passed in.
+  // Five resources below a param: a node of a few children that shares shape functions, params bound above it
+  // passed in.
   const fewUnder = routes(
     ...Array.from({ length: 5 }, (_, i) => resource(`w${i}s`, all, shapes[i % shapes.length] as object)),
   ).map((route) => ({ ...route, path: `/:t${route.path}`, params: ['t', ...route.params] })) as Route[];
@@ -180,7 +184,8 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     `/${word}/1/edit`,
     `/${word}/%31`,
   ]);
-  // Keys a hashed node compares as packed numbers (up to 16 ASCII characters) beside keys it cannot pack (longer, or not ASCII).
+  // Keys a hashed node compares as packed numbers (up to 16 ASCII characters) beside keys it cannot pack
+  // (longer, or not ASCII).
   const edgeKeys = [
     'abcdefghijklmnop',
     'abcdefghijklmnopq',
@@ -226,7 +231,8 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     `/${word}/1/edit`,
     `/${word}/r1s`,
   ]);
-  // Static keys compared a character at a time (up to 32) and with `startsWith` (longer), in a small table's walk and in a decision tree.
+  // Static keys compared a character at a time (up to 32) and with `startsWith` (longer), in a small table's
+  // walk and in a decision tree.
   const longWords = [31, 32, 33, 40].flatMap((length) => {
     const key = 'k'.repeat(length - 1);
     return [`${key}z`, `${key}y`, key, `${key}zz`];
@@ -255,7 +261,8 @@ test('match() :: a generated walk answers as the general one, path for path', ()
     [large, largePaths, 1024],
     // Past 128 param lists their builders come in groups: every group, values over the limit included.
     [large, largePaths, 1],
-    // Every resource of the large table, so every case of every group (a full one and its last, default case included).
+    // Every resource of the large table, so every case of every group (a full one and its last, default case
+    // included).
     [
       large,
       Array.from({ length: 300 }, (_, i) => [`/w${i}s/1`, `/w${i}s/1/edit`, `/w${i}s/ab/new`]).flat(),
@@ -316,13 +323,16 @@ test('compile() :: a few static children whose subtrees cannot share code are co
     }) as unknown as Route;
   // Three root children, one of which (`/c`) has more children than a shape describes.
   const wideChild = ['/a/:x', '/b', ...Array.from({ length: 10 }, (_, i) => `/c/k${i}`)];
-  // `/p`'s nine children take nine of the sixteen shapes written; `/q`'s eight, each of a shape of its own, are too many for the rest.
+  // `/p`'s nine children take nine of the sixteen shapes written; `/q`'s eight, each of a shape of its own,
+  // are too many for the rest.
   const fewShapesLeft = [
     ...Array.from({ length: 9 }, (_, i) => `/p/k${i}/x${i}`),
     ...Array.from({ length: 8 }, (_, i) => `/q/m${i}/y${i}/:z`),
   ];
-  // A node of three that cannot share (`/w` has too many children) or that shares first (`/p`), beside a wide node needing fourteen or fifteen shapes:
-  // whatever the small node tried must not leave the wide one short, which would send the whole table to the general walk.
+  // A node of three that cannot share (`/w` has too many children) or that shares first (`/p`), beside a wide
+  // node needing fourteen or fifteen shapes:
+  // whatever the small node tried must not leave the wide one short, which would send the whole table to the
+  // general walk.
   const wasted = ['/a/1', '/b/2', ...Array.from({ length: 15 }, (_, i) => `/w/k${i}/x${i}`)];
   const compete = [
     ...Array.from({ length: 3 }, (_, i) => `/p/k${i}/y${i}`),
@@ -355,7 +365,8 @@ test('compile() :: matches without code generation where it is disallowed', asyn
   const script = `import { compile, resource, routes } from ${JSON.stringify(new URL('../../core/index.js', import.meta.url).href)};
 const m = compile(resource('posts', { show: () => 1 }).routes);
 const a = m.match('GET', '/posts/7');
-// Twenty resources make a wide root, whose children the general walk finds by its lookup (a hash, where code cannot be generated).
+// Twenty resources make a wide root, whose children the general walk finds by its lookup (a hash, where code
+// cannot be generated).
 const wide = compile(routes(...Array.from({ length: 20 }, (_, i) => resource('r' + i + 's', { show: () => 1 }))));
 const b = wide.match('GET', '/r17s/8');
 console.log(JSON.stringify({ kind: a.kind, params: { ...a.params }, long: m.match('GET', '/posts/' + 'x'.repeat(2000)).kind, wide: [b.kind, { ...b.params }, wide.match('GET', '/r20s/8').kind, wide.generated] }));`;

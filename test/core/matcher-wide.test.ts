@@ -25,7 +25,8 @@ test('match() :: a node with many static children (a decision tree, or hashed pa
 
 test('wideHash() :: a key is found only by a segment equal to it, packed or not, however crowded the table', () => {
   // Keys it packs (up to 16 ASCII characters) and keys it cannot (longer, or not ASCII), including
-  // `a\u0080`, whose seven-bit packing would equal `b\u0000`'s, and short keys a NUL before them would pack alike.
+  // `a\u0080`, whose seven-bit packing would equal `b\u0000`'s, and short keys a NUL before them would pack
+  // alike.
   const keys = [
     'ab',
     'r1s',
@@ -39,7 +40,8 @@ test('wideHash() :: a key is found only by a segment equal to it, packed or not,
     '中文',
   ];
   keys.push('c', 'cd', 'cde', 'efgh', 'ijklm');
-  // Keys of 17 to 64 characters are packed in more words, longer ones are not: lengths about each boundary, and keys alike but late.
+  // Keys of 17 to 64 characters are packed in more words, longer ones are not: lengths about each boundary,
+  // and keys alike but late.
   const letters = (length: number, last = '') =>
     Array.from(
       { length: length - last.length },
@@ -52,7 +54,8 @@ test('wideHash() :: a key is found only by a segment equal to it, packed or not,
     letters(64, 'é'),
     letters(20, 'q'),
   );
-  // One entry per key, 31 keys in 32 entries: a probe passes most keys before the one empty entry, so every comparison is exercised.
+  // One entry per key, 31 keys in 32 entries: a probe passes most keys before the one empty entry, so every
+  // comparison is exercised.
   const lookup = wideHash(keys, 1);
   const segments = new Set<string>();
   for (const key of keys) {
@@ -90,7 +93,8 @@ test('wideHash() :: a key is found only by a segment equal to it, packed or not,
 });
 
 test('match() :: answers as ever once the module-wide builder and Allow caches are full', () => {
-  // More distinct param lists and method sets than the caches keep: the ones past the limit are made and not kept.
+  // More distinct param lists and method sets than the caches keep: the ones past the limit are made and not
+  // kept.
   for (let i = 0; i < 4200; i++) {
     const custom = {
       ...posts.actions.index,

@@ -1,8 +1,9 @@
-// toRe2Syntax(): JSON Schema patterns keep JavaScript's meaning under the linear-time engine, and what it cannot run is refused.
+// toRe2Syntax(): JSON Schema patterns keep JavaScript's meaning under the linear-time engine, and what it
+// cannot run is refused.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resource } from '../../core/index.js';
-import { toRe2Syntax, UnsupportedPattern } from '../../core/schema/regexp-syntax.js';
+import { anchoredBody, toRe2Syntax, UnsupportedPattern } from '../../core/schema/regexp-syntax.js';
 import { ajvCompiler } from '../../adapters/http/ajv.js';
 import { createListener } from '../../adapters/node.js';
 
@@ -36,6 +37,17 @@ const SAME_AS_JAVASCRIPT: ReadonlyArray<readonly [string, string]> = [
   ['^\\p{L}+$', 'héllo'],
   ['^(?:ab|cd)+$', 'abcdab'],
   ['^(?<year>\\d{4})-\\d\\d$', '2026-11'],
+  // Anchored both ends or not: a whole-string test only where `^` and `$` bound all of it.
+  ['^a|b$', 'xb'],
+  ['^a|b$', 'ax'],
+  ['^(a|b)$', 'b'],
+  ['^(a|b)$', 'ab'],
+  ['^a\\$', 'a$'],
+  ['^a\\\\$', 'a\\'],
+  ['^[$]$', '$'],
+  ['a$', 'ba'],
+  ['^a', 'ab'],
+  ['^a$', 'a\n'],
 ];
 
 test('toRe2Syntax() :: a pattern answers as JavaScript does, under the linear engine', () => {
@@ -43,6 +55,16 @@ test('toRe2Syntax() :: a pattern answers as JavaScript does, under the linear en
     const expected = new RegExp(pattern, 'u').test(text);
     assert.is(accepts(pattern, text), expected, `${pattern} on ${JSON.stringify(text)}`);
   }
+});
+
+test('anchoredBody() :: the body only when ^ and $ bound the whole pattern', () => {
+  assert.is(anchoredBody('^[a-z]+$'), '[a-z]+');
+  assert.is(anchoredBody('^(a|b)$'), '(a|b)');
+  assert.is(anchoredBody('^a|b$'), undefined);
+  assert.is(anchoredBody('^a\\$'), undefined);
+  assert.is(anchoredBody('^a\\\\$'), 'a\\\\');
+  assert.is(anchoredBody('^[$]'), undefined);
+  assert.is(anchoredBody('a$'), undefined);
 });
 
 test('toRe2Syntax() :: rewrites only what RE2 reads differently', () => {

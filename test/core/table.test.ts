@@ -138,7 +138,8 @@ test('checkTable() :: refuses exactly the pairs of routes compile() refuses', ()
 
 test('shapeOf() :: erases param names as /\/:[^/]+/g would', () => {
   const reference = (path: string) => path.replace(/\/:[^/]+/g, '/:');
-  // Every string of up to five of these pieces: empty names, doubled colons, params at the end and side by side.
+  // Every string of up to five of these pieces: empty names, doubled colons, params at the end and side by
+  // side.
   const pieces = ['/', ':', 'a', '/:', ':b', '/:c/', 'x:y'];
   let layer = [''];
   for (let length = 0; length < 5; length++) {

@@ -27,7 +27,10 @@ const commentLinks = (comment_id: string, post_id: string) => ({
 });
 const profileLinks = () => ({ self: p.profile.show(), posts: p.posts.index() });
 
-/** The example with a clock one millisecond apart per call and numbered ids, so every adapter answers the same bytes. */
+/**
+ * The example with a clock one millisecond apart per call and numbered ids, so every adapter answers the same
+ * bytes.
+ */
 function deterministicBlog() {
   let tick = Date.UTC(2026, 0, 1);
   let serial = 0;

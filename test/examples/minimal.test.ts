@@ -1,4 +1,5 @@
-// examples/minimal.ts, the README's first example: it runs, answers over HTTP as its comments say, and stays the README's text.
+// examples/minimal.ts, the README's first example: it runs, answers over HTTP as its comments say, and stays
+// the README's text.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';

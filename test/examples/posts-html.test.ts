@@ -14,7 +14,9 @@ test('examples/posts :: the HTML side of the spec, answered the same, byte for b
 
 type Json = Record<string, any>;
 
-/** The documented operation for a request, by method and path template; `undefined` for paths no route serves. */
+/**
+ * The documented operation for a request, by method and path template; `undefined` for paths no route serves.
+ */
 function operationFor(doc: Json, request: RawRequest): Json | undefined {
   const path = request.path.split('?')[0]!;
   const method = (request.method ?? 'GET') === 'HEAD' ? 'get' : (request.method ?? 'GET').toLowerCase();

@@ -1,4 +1,5 @@
-// The adversarial review's findings (ReDoS, bodiless cross-site POSTs, bare error pages, Expect before guards,
+// The adversarial review's findings (ReDoS, bodiless cross-site POSTs, bare error pages, Expect before
+// guards,
 // two Authorization headers, unknown transfer codings, Vary, loose numbers), each through every adapter.
 import { once } from 'node:events';
 import { connect } from 'node:net';
@@ -266,7 +267,9 @@ review(
   },
 );
 
-/** Sends `head` alone, then reads until the server answers or closes: what a client waiting on Expect sees. */
+/**
+ * Sends `head` alone, then reads until the server answers or closes: what a client waiting on Expect sees.
+ */
 async function headOnly(url: string, head: string): Promise<string> {
   const { port } = new URL(url);
   const socket = connect(Number(port), '127.0.0.1');
@@ -299,7 +302,8 @@ review(
           const text = await headOnly(running.url, head);
           assert.not.match(text, /100 Continue/, `${type} to ${path}`);
           const answer = parseResponse(text);
-          // POST /reports is create's (401); /reports/1 takes a form's _method, and all of its routes are guarded.
+          // POST /reports is create's (401); /reports/1 takes a form's _method, and all of its routes are
+          // guarded.
           assert.is(
             answer.status,
             path === '/reports' || type.includes('urlencoded') ? 401 : 405,

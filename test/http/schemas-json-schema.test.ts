@@ -45,7 +45,8 @@ const items = resource(
   },
 );
 
-// These handlers echo what they got (200 for create too), which their OpenAPI would not say: no checkResponses here.
+// These handlers echo what they got (200 for create too), which their OpenAPI would not say: no
+// checkResponses here.
 const jsonSchema = withServers('JSON Schema', items, { checkResponses: false });
 
 jsonSchema(

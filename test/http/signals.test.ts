@@ -1,4 +1,5 @@
-// closeOnSignals(): a served process drains on SIGTERM/SIGINT and exits 0, a second signal cuts what is left, a failed close exits 1.
+// closeOnSignals(): a served process drains on SIGTERM/SIGINT and exits 0, a second signal cuts what is left,
+// a failed close exits 1.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeOnSignals } from '../../adapters/node.js';

@@ -10,7 +10,9 @@ const imports = (file: string) =>
       /^(?:import|export)\b[^;]*?\bfrom '([^']+)'|^import '([^']+)'/gm,
     ),
   ].map((m) => (m[1] ?? m[2])!);
-/** The modules a file loads at run time: type-only imports and exports are erased, so they may cross layers. */
+/**
+ * The modules a file loads at run time: type-only imports and exports are erased, so they may cross layers.
+ */
 const valueImports = (file: string) =>
   [
     ...readFileSync(join(ROOT, file), 'utf8').matchAll(

@@ -102,7 +102,8 @@ for (const running of [onNode, onPolka]) {
 console.log(JSON.stringify(answers));
 `;
 
-// Schemas (JSON Schema and zod) and guards, from the tarball, on both adapters: typed handlers, and 422/400/401/403.
+// Schemas (JSON Schema and zod) and guards, from the tarball, on both adapters: typed handlers, and
+// 422/400/401/403.
 const SCHEMA_APP = `
 import polka from 'polka';
 import type { RequestListener } from 'node:http';

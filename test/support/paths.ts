@@ -6,7 +6,9 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The TypeScript compiler the project builds with. */
 export const TSC = `${ROOT}node_modules/.bin/tsc`;
 
-/** The compiler options an app using sevenfold compiles with (decorators included), for tests that build one. */
+/**
+ * The compiler options an app using sevenfold compiles with (decorators included), for tests that build one.
+ */
 export const APP_COMPILER_OPTIONS = {
   target: 'es2022',
   module: 'nodenext',

@@ -129,7 +129,8 @@ export async function postsContract(url: string, options: ContractOptions): Prom
   assert.ok(deterministic ? updated.updatedAt > updated.createdAt : updated.updatedAt >= updated.createdAt);
   assert.is(json(await put(`/posts/${generated}`, 'title=Form+put&body=b', 200, FORM_TYPE)).body, 'b');
   await put(`/posts/${generated}`, `{"id":"${generated}","title":"Same id"}`, 200);
-  // The schema is checked before the handler, so its messages come first; the path rule follows once they are fixed.
+  // The schema is checked before the handler, so its messages come first; the path rule follows once they are
+  // fixed.
   assert.equal(json(await put(`/posts/${generated}`, '{"id":"other","title":""}', 422)).errors, {
     title: ['is required'],
   });

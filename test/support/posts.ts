@@ -16,7 +16,10 @@ export function deterministicPosts(now?: () => Date, repository?: PostRepository
   return postsResource(app);
 }
 
-/** A deterministic example and the options it is served with, as main.ts serves it: `adapter.start(...served())`. */
+/**
+ * A deterministic example and the options it is served with, as main.ts serves it:
+ * `adapter.start(...served())`.
+ */
 export function served(posts: ReturnType<typeof postsResource> = deterministicPosts()) {
   return [posts, postsOptions(posts)] as const;
 }

@@ -14,7 +14,8 @@ export interface AdapterUnderTest {
   start(source: Routable, options?: ServeOptions): Promise<Running>;
 }
 
-// The suites run with checkResponses: an answer that docs/openapi.json would not describe is a 500, which fails them.
+// The suites run with checkResponses: an answer that docs/openapi.json would not describe is a 500, which
+// fails them.
 const quiet: ServeOptions = { onError: () => {}, checkResponses: true };
 
 export const ADAPTERS: readonly AdapterUnderTest[] = [

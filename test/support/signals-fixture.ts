@@ -1,4 +1,5 @@
-// A server for test/http/signals.test.ts: a slow route, stopped on signals by closeOnSignals() as an app's start-up would be.
+// A server for test/http/signals.test.ts: a slow route, stopped on signals by closeOnSignals() as an app's
+// start-up would be.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeOnSignals, serve } from '../../adapters/node.js';
 import { resource } from '../../core/index.js';

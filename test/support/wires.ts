@@ -39,7 +39,10 @@ export function exchanges(
   return { wires, expect };
 }
 
-/** Runs `run` against a server `start` gives on every adapter, and asserts that they all answered the same bytes. */
+/**
+ * Runs `run` against a server `start` gives on every adapter, and asserts that they all answered the same
+ * bytes.
+ */
 export async function sameWires(
   start: (adapter: AdapterUnderTest) => Promise<Running>,
   run: (url: string) => Promise<string[]>,

@@ -156,7 +156,8 @@ export type ControllerActions = Expect<Equal<keyof typeof typedPosts.actions, 's
 // @ts-expect-error controller() takes a class
 controller(() => null);
 
-// html() and res.html() send Html only: a string is markup by intent (trustedHtml) or by the tag, never by accident.
+// html() and res.html() send Html only: a string is markup by intent (trustedHtml) or by the tag, never by
+// accident.
 export const fromTag = html(html`<p>${'<b>'}</p>`, 422);
 export const fromTrusted = new Reply().html(trustedHtml('<p>mine</p>'));
 // @ts-expect-error a plain string is not Html
