@@ -6,18 +6,11 @@ import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bearer, html, resource, routes, type HttpError } from '../../core/index.js';
-import type { Running, ServeOptions } from '../../adapters/node.js';
+import type { ServeOptions } from '../../adapters/node.js';
 import { postsResource, postsOptions } from '../../examples/posts/app.js';
-import {
-  expectProblem,
-  json,
-  parseResponse,
-  raw,
-  requestText,
-  type RawRequest,
-  type RawResponse,
-} from '../support/http.js';
+import { expectProblem, json, parseResponse, raw, requestText, type RawRequest } from '../support/http.js';
 import { ADAPTERS } from '../support/servers.js';
+import { sameWires } from '../support/wires.js';
 
 const guard = bearer({ verify: (token) => token === 'good' });
 const reports = resource(
@@ -59,46 +52,29 @@ const reports = resource(
 const app = routes(reports);
 const QUIET: ServeOptions = { onError: () => {} };
 
-type Server = { name: string; running: Running };
-
-/** Runs `check` against a server per adapter, all serving `source` with `options`, and compares the wires. */
-async function everyAdapter(
+/** Runs `check` on a server per adapter, each serving `source` with `options`, and compares their answers' bytes. */
+function everyAdapter(
   source: Parameters<(typeof ADAPTERS)[number]['start']>[0],
   options: ServeOptions,
-  check: (server: Server) => Promise<string[]>,
+  check: (url: string) => Promise<string[]>,
 ): Promise<void> {
-  const wires: Array<[string, string[]]> = [];
-  for (const adapter of ADAPTERS) {
-    const running = await adapter.start(source, { ...QUIET, ...options });
-    try {
-      wires.push([adapter.name, await check({ name: adapter.name, running })]);
-    } catch (error) {
-      (error as Error).message = `[${adapter.name}] ${(error as Error).message}`;
-      throw error;
-    } finally {
-      await running.close();
-    }
-  }
-  const [[first, expected], ...rest] = wires as [[string, string[]], ...Array<[string, string[]]>];
-  for (const [name, got] of rest) assert.equal(got, expected, `${name} answered unlike ${first}`);
+  return sameWires((adapter) => adapter.start(source, { ...QUIET, ...options }), check);
 }
-
-const sendRaw = async (url: string, request: RawRequest): Promise<RawResponse> => raw(url, request);
 
 const review = suite('hostile: the adversarial review');
 
 review(
   'ReDoS :: an exponential pattern against 50 000 characters is refused at once; the server serves meanwhile',
   () =>
-    everyAdapter(app, {}, async ({ running }) => {
+    everyAdapter(app, {}, async (url) => {
       const body = JSON.stringify({ code: 'a'.repeat(50_000) + '!' });
-      const pending = raw(running.url, {
+      const pending = raw(url, {
         method: 'POST',
         path: '/reports',
         headers: { 'Content-Type': 'application/json', Authorization: 'Bearer good' },
         body,
       });
-      const other = await raw(running.url, { path: '/reports?limit=1' });
+      const other = await raw(url, { path: '/reports?limit=1' });
       const refused = await pending;
       expectProblem(422)(refused);
       assert.equal(json(refused).errors, { code: ['must match the pattern ^(a+)+$'] });
@@ -108,8 +84,8 @@ review(
 );
 
 review('ReDoS :: a string over its maxLength is refused by its length and never searched', () =>
-  everyAdapter(app, {}, async ({ running }) => {
-    const refused = await raw(running.url, {
+  everyAdapter(app, {}, async (url) => {
+    const refused = await raw(url, {
       method: 'POST',
       path: '/reports',
       headers: { 'Content-Type': 'application/json', Authorization: 'Bearer good' },
@@ -124,9 +100,9 @@ review('ReDoS :: a string over its maxLength is refused by its length and never 
 review(
   'ReDoS :: examples/posts refuses 128 000 spaces, a letter and 300 more, as it refuses any overlong title',
   () =>
-    everyAdapter(postsResource(), postsOptions(postsResource()), async ({ running }) => {
+    everyAdapter(postsResource(), postsOptions(postsResource()), async (url) => {
       const title = ' '.repeat(128_000) + 'a' + 'b'.repeat(300);
-      const asJson = await raw(running.url, {
+      const asJson = await raw(url, {
         method: 'POST',
         path: '/posts',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -134,7 +110,7 @@ review(
       });
       expectProblem(422)(asJson);
       assert.equal(json(asJson).errors, { title: ['must be at most 200 characters'] });
-      const asForm = await raw(running.url, {
+      const asForm = await raw(url, {
         method: 'POST',
         path: '/posts',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
@@ -148,7 +124,7 @@ review(
 review(
   'cross-site :: a bodiless POST, a JSON PUT and a DELETE from another site are 403; the same site passes',
   () =>
-    everyAdapter(app, {}, async ({ running }) => {
+    everyAdapter(app, {}, async (url) => {
       const wires: string[] = [];
       const site = (value: string) => ({ 'Sec-Fetch-Site': value });
       for (const [request, status] of [
@@ -183,7 +159,7 @@ review(
         [{ method: 'POST', path: '/reports/1/publish' }, 200],
         [{ method: 'GET', path: '/reports', headers: site('cross-site') }, 200],
       ] as Array<[RawRequest, number]>) {
-        const answer = await sendRaw(running.url, request);
+        const answer = await raw(url, request);
         assert.is(
           answer.status,
           status,
@@ -197,8 +173,8 @@ review(
 );
 
 review('cross-site :: a trusted origin may post without a body', () =>
-  everyAdapter(app, { trustedOrigins: ['https://admin.example'] }, async ({ running }) => {
-    const answer = await raw(running.url, {
+  everyAdapter(app, { trustedOrigins: ['https://admin.example'] }, async (url) => {
+    const answer = await raw(url, {
       method: 'POST',
       path: '/reports/1/publish',
       headers: { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://admin.example' },
@@ -211,7 +187,7 @@ review('cross-site :: a trusted origin may post without a body', () =>
 const PAGE = { Accept: 'text/html' };
 
 review('error pages :: every HTML error answer is sent with nosniff and a policy that runs no script', () =>
-  everyAdapter(app, {}, async ({ running }) => {
+  everyAdapter(app, {}, async (url) => {
     const wires: string[] = [];
     for (const request of [
       { path: '/nowhere/<script>', headers: PAGE },
@@ -219,7 +195,7 @@ review('error pages :: every HTML error answer is sent with nosniff and a policy
       { path: '/reports?limit=x', headers: PAGE },
       { method: 'DELETE', path: '/reports/1', headers: PAGE },
     ] as RawRequest[]) {
-      const answer = await raw(running.url, request);
+      const answer = await raw(url, request);
       assert.ok(answer.status >= 400, request.path);
       assert.is(answer.headers['content-type'], 'text/html; charset=utf-8');
       assert.is(answer.headers['x-content-type-options'], 'nosniff');
@@ -234,8 +210,8 @@ review('error pages :: every HTML error answer is sent with nosniff and a policy
 review("error pages :: the app's errorPage gets the app's pageHeaders, over the defaults", () => {
   const errorPage = (error: HttpError) => html`<!doctype html><title>${error.status}</title>`;
   const pageHeaders = { 'Content-Security-Policy': "default-src 'none'" };
-  return everyAdapter(app, { errorPage, pageHeaders }, async ({ running }) => {
-    const answer = await raw(running.url, { path: '/nowhere', headers: PAGE });
+  return everyAdapter(app, { errorPage, pageHeaders }, async (url) => {
+    const answer = await raw(url, { path: '/nowhere', headers: PAGE });
     assert.is(answer.body, '<!doctype html><title>404</title>');
     assert.is(answer.headers['content-security-policy'], "default-src 'none'");
     assert.is(answer.headers['x-content-type-options'], 'nosniff');
@@ -247,10 +223,10 @@ review(
   'error pages :: examples/posts sends its page policy with a 404 and with a refused form shown again',
   () => {
     const posts = postsResource();
-    return everyAdapter(posts, postsOptions(posts), async ({ running }) => {
-      const shown = await raw(running.url, { path: '/posts', headers: PAGE });
-      const missing = await raw(running.url, { path: '/posts/none', headers: PAGE });
-      const refused = await raw(running.url, {
+    return everyAdapter(posts, postsOptions(posts), async (url) => {
+      const shown = await raw(url, { path: '/posts', headers: PAGE });
+      const missing = await raw(url, { path: '/posts/none', headers: PAGE });
+      const refused = await raw(url, {
         method: 'POST',
         path: '/posts',
         headers: { ...PAGE, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -292,14 +268,14 @@ async function headOnly(url: string, head: string): Promise<string> {
 review(
   'Expect: 100-continue :: an unauthenticated upload is refused from its head, the body never invited',
   () =>
-    everyAdapter(app, {}, async ({ running }) => {
+    everyAdapter(app, {}, async (url) => {
       const wires: string[] = [];
       for (const type of ['application/x-www-form-urlencoded', 'application/json']) {
         for (const path of ['/reports', '/reports/1']) {
           const head =
             `POST ${path} HTTP/1.1\r\nHost: test.local\r\nContent-Type: ${type}\r\n` +
             'Content-Length: 1000000\r\nExpect: 100-continue\r\n\r\n';
-          const text = await headOnly(running.url, head);
+          const text = await headOnly(url, head);
           assert.not.match(text, /100 Continue/, `${type} to ${path}`);
           const answer = parseResponse(text);
           // POST /reports is create's (401); /reports/1 takes a form's _method, and all of its routes are
@@ -317,12 +293,12 @@ review(
 );
 
 review('Expect: 100-continue :: an authenticated upload is invited and served', () =>
-  everyAdapter(app, {}, async ({ running }) => {
+  everyAdapter(app, {}, async (url) => {
     const body = '{"code":"aaa"}';
     const head =
       'POST /reports HTTP/1.1\r\nHost: test.local\r\nContent-Type: application/json\r\nAuthorization: Bearer good\r\n' +
       `Content-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
-    const { port } = new URL(running.url);
+    const { port } = new URL(url);
     const socket = connect(Number(port), '127.0.0.1');
     await once(socket, 'connect');
     socket.setEncoding('latin1');
@@ -340,14 +316,14 @@ review('Expect: 100-continue :: an authenticated upload is invited and served', 
 );
 
 review('Authorization :: two headers are a 400, whichever comes first', () =>
-  everyAdapter(app, {}, async ({ running }) => {
+  everyAdapter(app, {}, async (url) => {
     const wires: string[] = [];
     for (const lines of [
       ['Authorization: Bearer good', 'Authorization: Bearer wrong'],
       ['Authorization: Bearer wrong', 'Authorization: Bearer good'],
       ['authorization: Bearer good', 'AUTHORIZATION: Bearer good'],
     ]) {
-      const answer = await raw(running.url, {
+      const answer = await raw(url, {
         method: 'POST',
         path: '/reports',
         headers: { 'Content-Type': 'application/json' },
@@ -358,7 +334,7 @@ review('Authorization :: two headers are a 400, whichever comes first', () =>
       assert.match(json(answer).detail, /more than one Authorization header/);
       wires.push(answer.wire);
     }
-    const one = await raw(running.url, {
+    const one = await raw(url, {
       method: 'POST',
       path: '/reports',
       headers: { 'Content-Type': 'application/json', Authorization: 'Bearer good' },
@@ -372,10 +348,10 @@ review('Authorization :: two headers are a 400, whichever comes first', () =>
 review(
   'Transfer-Encoding :: gzip before chunked is a 501, chunked not last a 400, chunked alone is read',
   () =>
-    everyAdapter(app, {}, async ({ running }) => {
+    everyAdapter(app, {}, async (url) => {
       const chunkedBody = '2\r\n{}\r\n0\r\n\r\n';
       const post = (transfer: string) =>
-        raw(running.url, {
+        raw(url, {
           method: 'POST',
           path: '/reports',
           headers: {
@@ -388,7 +364,7 @@ review(
       const gzip = await post('gzip, chunked');
       expectProblem(501)(gzip);
       assert.is(gzip.headers.connection, 'close');
-      const unknownPath = await raw(running.url, {
+      const unknownPath = await raw(url, {
         method: 'POST',
         path: '/nowhere',
         headers: { 'Transfer-Encoding': 'br, chunked' },
@@ -403,7 +379,7 @@ review(
 );
 
 review('Vary :: every problem says it depends on Accept, with an Accept header or without one', () =>
-  everyAdapter(app, {}, async ({ running }) => {
+  everyAdapter(app, {}, async (url) => {
     const wires: string[] = [];
     for (const request of [
       { path: '/nowhere' },
@@ -411,7 +387,7 @@ review('Vary :: every problem says it depends on Accept, with an Accept header o
       { method: 'PATCH', path: '/reports' },
       { method: 'POST', path: '/reports', headers: { 'Content-Type': 'application/json' }, body: '{}' },
     ] as RawRequest[]) {
-      const answer = await raw(running.url, request);
+      const answer = await raw(url, request);
       assert.ok(answer.status >= 400);
       assert.is(answer.headers.vary, 'Accept', `${request.method ?? 'GET'} ${request.path}`);
       wires.push(answer.wire);
@@ -423,7 +399,7 @@ review('Vary :: every problem says it depends on Accept, with an Accept header o
 review(
   'query numbers :: only decimals are numbers; hex, binary, signs, spaces and exponents for integers are 400',
   () =>
-    everyAdapter(app, {}, async ({ running }) => {
+    everyAdapter(app, {}, async (url) => {
       const wires: string[] = [];
       for (const query of [
         'limit=0x10',
@@ -437,7 +413,7 @@ review(
         'ratio=Infinity',
         'ids=1&ids=0x2',
       ]) {
-        const answer = await raw(running.url, { path: `/reports?${query}` });
+        const answer = await raw(url, { path: `/reports?${query}` });
         expectProblem(400)(answer);
         wires.push(answer.wire);
       }
@@ -446,12 +422,12 @@ review(
         ['limit=0', 0],
         ['limit=-0', 0],
       ] as const) {
-        const answer = await raw(running.url, { path: `/reports?${query}` });
+        const answer = await raw(url, { path: `/reports?${query}` });
         assert.is(answer.status, 200, query);
         assert.is(json(answer).limit, limit);
       }
       for (const query of ['ratio=1.5', 'ratio=2e3', 'ratio=-0.25', 'ids=1&ids=2']) {
-        const answer = await raw(running.url, { path: `/reports?${query}` });
+        const answer = await raw(url, { path: `/reports?${query}` });
         assert.is(answer.status, 200, query);
       }
       return wires;
