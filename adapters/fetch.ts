@@ -1,0 +1,45 @@
+// `sevenfold/fetch`: a table as a Web-standard handler, `(request) => Promise<Response>`, for Bun, Deno, Workers and tests.
+import type { Routable } from '../core/table/table.js';
+import { createPipeline } from './pipeline/handle-request.js';
+import type { DispatchOptions } from './pipeline/settings.js';
+import { ajvCompiler } from './web/bundled-ajv.js';
+import { FetchRequest } from './web/fetch-request.js';
+
+export type { DispatchOptions } from './pipeline/settings.js';
+
+/** A Web-standard handler: what `Bun.serve`, `Deno.serve` and a Worker's `fetch` take. */
+export type FetchHandler = (request: Request, ...platform: unknown[]) => Promise<Response>;
+
+export interface FetchOptions extends DispatchOptions {
+  /**
+   * The client's address (`req.ip`), from the request and what the runtime passes beside it. The
+   * default reads Bun's `server.requestIP(request)` and Deno's `info.remoteAddr`.
+   */
+  readonly clientAddress?: (request: Request, ...platform: unknown[]) => string | undefined;
+}
+
+/**
+ * Serves a table or resource as a Web-standard handler, with the same answers as the node adapters:
+ * `Bun.serve({ fetch: toFetch(posts) })`, `Deno.serve(toFetch(posts))`,
+ * `export default { fetch: toFetch(posts) }` in a Worker, or `await handler(new Request('http://x/posts'))`
+ * in a test.
+ */
+export function toFetch(source: Routable, options: FetchOptions = {}): FetchHandler {
+  const pipeline = createPipeline(source, options, ajvCompiler);
+  const clientAddress = options.clientAddress ?? runtimeAddress;
+  return (request, ...platform) =>
+    new Promise((resolve) =>
+      pipeline.receive(new FetchRequest(request, clientAddress(request, ...platform), resolve)),
+    );
+}
+
+/** The client's address where the runtime passes it: Bun's server, or Deno's connection info. */
+function runtimeAddress(request: Request, ...platform: unknown[]): string | undefined {
+  const [second] = platform as [
+    | { requestIP?(request: Request): { address: string } | null; remoteAddr?: { hostname?: string } }
+    | undefined,
+  ];
+  if (second === undefined || second === null || typeof second !== 'object') return undefined;
+  if (typeof second.requestIP === 'function') return second.requestIP(request)?.address ?? undefined;
+  return second.remoteAddr?.hostname;
+}

@@ -1,0 +1,148 @@
+// The Web-standard side of one request: a `Request` in, a `Response` out, behind the request path's `Exchange`.
+import { HttpError } from '../../core/errors.js';
+import type { OriginHeaders } from '../../core/request/cross-site.js';
+import { withoutBom } from '../../core/request/parse-body.js';
+import type { Rendered } from '../../core/response/render.js';
+import type { Headers as RequestHeaders } from '../../core/types.js';
+import { NullObject } from '../../core/util/null-object.js';
+import { ABORTED, Exchange, tooLarge, type BodyDone, type BodyHeaders } from '../pipeline/exchange.js';
+
+const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
+const READ_ALREADY = new Error('the request body was already read');
+
+/**
+ * The request as handlers see it on a Web-standard runtime: headers from the `Request` (lower-cased
+ * on first use), an abort when the runtime aborts its signal, and the `Response` handed to `answer`.
+ */
+export class FetchRequest extends Exchange {
+  readonly target: string;
+  #headers: RequestHeaders | undefined = undefined;
+
+  constructor(
+    readonly request: Request,
+    /** The client's address, as the runtime tells it. */
+    readonly ip: string | undefined,
+    private readonly answer: (response: Response) => void,
+  ) {
+    super(request.method);
+    const url = request.url;
+    // The origin form of an absolute URL: from the first `/` after the authority.
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    this.target = start === -1 ? '/' : url.slice(start);
+  }
+
+  get accept(): string | undefined {
+    return this.request.headers.get('accept') ?? undefined;
+  }
+
+  protected override readHeaders(): RequestHeaders {
+    if (this.#headers !== undefined) return this.#headers;
+    const headers: Record<string, string> = new NullObject();
+    this.request.headers.forEach((value, name) => (headers[name] = value));
+    return (this.#headers = headers);
+  }
+
+  protected override watch(abort: (reason: unknown) => void): void {
+    const signal = this.request.signal;
+    if (signal.aborted) return abort(new Error('the client went away'));
+    signal.addEventListener('abort', () => abort(new Error('the client went away')), { once: true });
+  }
+
+  // The runtime checked the request line and joined repeated headers: nothing is left to count.
+  headProblem(): HttpError | undefined {
+    return undefined;
+  }
+
+  bodyHeaders(): BodyHeaders {
+    const headers = this.request.headers;
+    return {
+      type: headers.get('content-type') ?? undefined,
+      encoding: headers.get('content-encoding') ?? undefined,
+      length: headers.get('content-length') ?? undefined,
+      expect: headers.get('expect') ?? undefined,
+      // A runtime decodes chunked framing before the Request exists; a body still marked so has no length.
+      transfer: headers.get('transfer-encoding') ?? undefined,
+    };
+  }
+
+  originHeaders(): OriginHeaders {
+    const headers = this.request.headers;
+    return {
+      secFetchSite: headers.get('sec-fetch-site') ?? undefined,
+      origin: headers.get('origin') ?? undefined,
+      host: headers.get('host') ?? new URL(this.request.url).host,
+    };
+  }
+
+  readBody(_headers: BodyHeaders, limit: number, done: BodyDone): void {
+    const body = this.request.body;
+    if (this.request.bodyUsed) return done(this, undefined, READ_ALREADY);
+    if (body === null) return done(this, '', undefined);
+    readLimited(body.getReader(), limit).then(
+      (bytes) => {
+        if (bytes === undefined) return done(this, undefined, tooLarge(limit));
+        let text: string;
+        try {
+          text = withoutBom(UTF8.decode(bytes));
+        } catch {
+          return done(this, undefined, NOT_UTF8);
+        }
+        done(this, text, undefined);
+      },
+      () => done(this, undefined, ABORTED),
+    );
+  }
+
+  write(out: Rendered): void {
+    const noContent = out.status === 204 || out.status === 304;
+    // An empty string body would get `Content-Type: text/plain` from the Response constructor.
+    const response = new Response(noContent || this.method === 'HEAD' || out.body === '' ? null : out.body, {
+      status: out.status,
+      headers: out.headers,
+    });
+    if (!noContent) response.headers.set('Content-Length', String(UTF8_ENCODER.encode(out.body).length));
+    this.answer(response);
+  }
+
+  destroy(): void {
+    this.answer(Response.error());
+  }
+
+  // The runtime owns the connection: an unread body is its to drain or close.
+  closeAfter(): void {}
+
+  hold(): void {}
+
+  release(): void {}
+
+  pass(): boolean {
+    return false;
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const UTF8_ENCODER = new TextEncoder();
+
+/** The whole stream, or `undefined` once it passes `limit` bytes (the rest is cancelled, never read). */
+async function readLimited(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
+  return bytes;
+}
