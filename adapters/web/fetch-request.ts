@@ -55,13 +55,16 @@ export class FetchRequest extends Exchange {
 
   bodyHeaders(): BodyHeaders {
     const headers = this.request.headers;
+    const length = headers.get('content-length') ?? undefined;
     return {
       type: headers.get('content-type') ?? undefined,
       encoding: headers.get('content-encoding') ?? undefined,
-      length: headers.get('content-length') ?? undefined,
+      length,
       expect: headers.get('expect') ?? undefined,
-      // A runtime decodes chunked framing before the Request exists; a body still marked so has no length.
-      transfer: headers.get('transfer-encoding') ?? undefined,
+      // A body of no declared length (a Request made in process, a stream) is what HTTP/1.1 sends chunked.
+      transfer:
+        headers.get('transfer-encoding') ??
+        (length === undefined && this.request.body !== null ? 'chunked' : undefined),
     };
   }
 

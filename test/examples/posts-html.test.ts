@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
+import { toFetch } from '../../adapters/fetch.js';
+import { sameAnswer } from '../support/in-process.js';
 import * as assert from 'uvu/assert';
 import { postsContract, sameOnEveryAdapter } from '../support/posts-contract.js';
 import { postsHtmlContract } from '../support/posts-html-contract.js';
@@ -79,6 +81,31 @@ test('docs/openapi.json :: the check above fails for an answer the document leav
   assert.ok(undocumented(doc, { path: '/posts' }, response(200, 'text/csv')));
   assert.ok(undocumented(doc, { path: '/posts/x/edit' }, response(201, 'application/json')));
   assert.ok(undocumented(doc, { method: 'GET', path: '/posts/x' }, response(303, undefined)));
+});
+
+
+test('examples/posts :: the JSON and HTML contracts answered in process by toFetch() as on node, with no socket', async () => {
+  for (const contract of [postsContract, postsHtmlContract]) {
+    const onNode: RawResponse[] = [];
+    const inProcess: RawResponse[] = [];
+    const running = await ADAPTERS[0]!.start(...served());
+    try {
+      await contract(running.url, {
+        deterministic: true,
+        onExchange: (_, response) => void onNode.push(response),
+      });
+    } finally {
+      await running.close();
+    }
+    const [posts, options] = served();
+    const handler = toFetch(posts, { ...options, onError: () => {}, checkResponses: true });
+    await contract(handler, {
+      deterministic: true,
+      onExchange: (_, response) => void inProcess.push(response),
+    });
+    assert.is(inProcess.length, onNode.length);
+    inProcess.forEach((answer, i) => sameAnswer(answer, onNode[i]!, `answer ${i}`));
+  }
 });
 
 test.run();

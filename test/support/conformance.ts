@@ -5,6 +5,8 @@ import * as assert from 'uvu/assert';
 import { html, HttpError, resource, trustedHtml, type Request } from '../../core/index.js';
 import { exchange, parseResponse, raw, requestText, type RawRequest, type RawResponse } from './http.js';
 import { startAll } from './servers.js';
+import { inProcess, sameAnswer } from './in-process.js';
+import { toFetch } from '../../adapters/fetch.js';
 
 // Handlers that echo what they were given, so the wire shows what each adapter passed in.
 export const widgets = resource('widgets', {
@@ -55,6 +57,7 @@ export type Servers = Awaited<ReturnType<typeof startAll>>;
  */
 export function conformanceSuite(name: string, cases: readonly Case[]): Test<{ servers: Servers }> {
   const conformance = suite<{ servers: Servers }>(name, { servers: [] });
+  const handler = toFetch(widgets, { onError: () => {}, checkResponses: true });
   conformance.before(async (context) => void (context.servers = await startAll(widgets)));
   conformance.after(({ servers }) =>
     Promise.all(servers.map(({ running }) => running.close())).then(() => undefined),
@@ -76,6 +79,12 @@ export function conformanceSuite(name: string, cases: readonly Case[]): Test<{ s
       const [first, ...rest] = answers;
       for (const [name, response] of rest)
         assert.is(response.wire, first![1].wire, `${name} differs from ${first![0]}`);
+      // In process through toFetch(): the same answer with no socket (raw bytes are HTTP/1.1 framing, the socket's).
+      if (!Buffer.isBuffer(c.request)) {
+        const answer = await inProcess(handler, c.request);
+        c.check(answer);
+        sameAnswer(answer, first![1], `toFetch differs from ${first![0]}`);
+      }
       // The server still answers a good request afterwards.
       for (const { running } of servers)
         assert.is((await raw(running.url, { path: '/widgets/ok' })).status, 200);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { byAge, type Post } from '../../examples/posts/post.js';
 import { json, type RawRequest, type RawResponse } from './http.js';
 import { served } from './posts.js';
-import { exchanges, sameWires, type Contract, type ContractOptions } from './wires.js';
+import { exchanges, sameWires, type Contract, type ContractOptions, type Target } from './wires.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const FORM_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -25,9 +25,9 @@ export function sameOnEveryAdapter(contract: Contract): Promise<void> {
  * The JSON side of examples/posts/README.md against one server whose store starts empty,
  * asserting as it goes; returns every response's bytes so runs can be compared.
  */
-export async function postsContract(url: string, options: ContractOptions): Promise<string[]> {
+export async function postsContract(target: Target, options: ContractOptions): Promise<string[]> {
   const { deterministic } = options;
-  const { wires, expect } = exchanges(url, options);
+  const { wires, expect } = exchanges(target, options);
   const call = async (request: RawRequest, status: number): Promise<RawResponse> => {
     const response = await expect(request, status);
     if (status >= 400) {

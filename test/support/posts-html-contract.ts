@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert';
-import { exchanges, type ContractOptions } from './wires.js';
+import { exchanges, type ContractOptions, type Target } from './wires.js';
 import { json, type RawResponse } from './http.js';
 
 /** What Chromium sends as `Accept` for a page. */
@@ -18,9 +18,9 @@ const SAME_ORIGIN = {
  * whose store starts empty, over raw HTTP as a browser would send it; returns every response's
  * bytes so runs can be compared. The browser tests drive the same pages in Chromium.
  */
-export async function postsHtmlContract(url: string, options: ContractOptions): Promise<string[]> {
+export async function postsHtmlContract(target: Target, options: ContractOptions): Promise<string[]> {
   const { deterministic } = options;
-  const { wires, expect: call } = exchanges(url, options);
+  const { wires, expect: call } = exchanges(target, options);
   const page = async (path: string, status = 200, headers: Record<string, string> = {}) => {
     const response = await call({ path, headers: { Accept: BROWSER_ACCEPT, ...headers } }, status);
     assert.is(response.headers['content-type'], 'text/html; charset=utf-8', path);

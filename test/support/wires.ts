@@ -2,7 +2,9 @@
 // bytes, and the comparison of those bytes across the adapters. The posts contracts build on them.
 import * as assert from 'uvu/assert';
 import type { Running } from '../../adapters/node.js';
+import type { FetchHandler } from '../../adapters/fetch.js';
 import { raw, type RawRequest, type RawResponse } from './http.js';
+import { inProcess } from './in-process.js';
 import { ADAPTERS, type AdapterUnderTest } from './servers.js';
 
 export interface ContractOptions {
@@ -16,20 +18,24 @@ export interface ContractOptions {
   readonly onExchange?: (request: RawRequest, response: RawResponse) => void;
 }
 
+/** Where a contract sends its requests: a server's URL, or a Web-standard handler answering in process. */
+export type Target = string | FetchHandler;
+
 /** A contract: run against a server whose store starts empty, it returns every response's bytes. */
-export type Contract = (url: string, options: ContractOptions) => Promise<string[]>;
+export type Contract = (target: Target, options: ContractOptions) => Promise<string[]>;
 
 /**
  * A contract's requests to `url`: `expect(request, status)` sends one, asserts its status, hands
  * both to `onExchange` and keeps the bytes in `wires`.
  */
 export function exchanges(
-  url: string,
+  target: Target,
   { onExchange }: ContractOptions,
 ): { wires: string[]; expect(request: RawRequest, status: number): Promise<RawResponse> } {
   const wires: string[] = [];
   const expect = async (request: RawRequest, status: number): Promise<RawResponse> => {
-    const response = await raw(url, request);
+    const response =
+      typeof target === 'string' ? await raw(target, request) : await inProcess(target, request);
     onExchange?.(request, response);
     const label = `${request.method ?? 'GET'} ${request.path} ${request.body ?? ''}`;
     assert.is(response.status, status, label.slice(0, 200));

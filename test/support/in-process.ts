@@ -1,0 +1,53 @@
+// Requests answered in process by `toFetch()`, with no socket, and their answers compared with a socket's.
+import * as assert from 'uvu/assert';
+import type { FetchHandler } from '../../adapters/fetch.js';
+import type { RawRequest, RawResponse } from './http.js';
+
+/** The headers that say what an answer is; framing (Date, Connection, Keep-Alive) is the socket's business. */
+export const HEADERS_THAT_MATTER = [
+  'content-type',
+  'content-length',
+  'location',
+  'allow',
+  'vary',
+  'www-authenticate',
+  'content-security-policy',
+  'x-content-type-options',
+  'retry-after',
+];
+
+/** A `RawRequest` as a Web `Request` for `http://test.local`: its headers, extra lines and body. */
+export function toRequest(request: RawRequest): Request {
+  const headers = new Headers(request.headers);
+  for (const line of request.lines ?? []) {
+    const colon = line.indexOf(':');
+    headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  const method = request.method ?? 'GET';
+  const given = method === 'GET' || method === 'HEAD' ? undefined : request.body;
+  // Bytes, not a string: a string body would get a Content-Type the request did not send.
+  const body = given === undefined ? undefined : new Uint8Array(Buffer.from(given));
+  // An absolute-form target is the URL itself, as a proxy sends it.
+  const url = /^https?:\/\//i.test(request.path) ? request.path : `http://test.local${request.path}`;
+  return new Request(url, { method, headers, body });
+}
+
+/** One request answered in process by `handler`, read as the socket tests read theirs. */
+export async function inProcess(handler: FetchHandler, request: RawRequest): Promise<RawResponse> {
+  const response = await handler(toRequest(request));
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const body = await response.text();
+  const wire = [`HTTP/1.1 ${response.status}`, ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`)].join(
+    '\r\n',
+  );
+  return { status: response.status, headers, body, wire: `${wire}\r\n\r\n${body}` };
+}
+
+/** Asserts that two answers agree on status, body and every header that matters. */
+export function sameAnswer(actual: RawResponse, expected: RawResponse, label: string): void {
+  assert.is(actual.status, expected.status, `${label}: status`);
+  assert.is(actual.body, expected.body, `${label}: body`);
+  for (const name of HEADERS_THAT_MATTER)
+    assert.is(actual.headers[name], expected.headers[name], `${label}: ${name}`);
+}
