@@ -27,6 +27,10 @@ import { settle, type DispatchOptions } from './settings.js';
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
 const INTERNAL = new HttpError(500);
+const EMPTY_BODY = new HttpError(
+  400,
+  'the request body is empty; this route takes one (application/json or application/x-www-form-urlencoded)',
+);
 
 /** The request path for one table: an I/O shell makes an `Exchange` per request and hands it to `receive`. */
 export interface Pipeline {
@@ -169,12 +173,22 @@ export function createPipeline(
     } catch (error) {
       return fail(x, error);
     }
-    // `POST /posts/1/publish` has no media type to refuse: with no body schema, its body is `undefined`.
-    if (x.route.schema?.body === undefined && sendsNothing(headers)) return checkRequestBody(x, plan);
+    // Zero bytes are no body, whatever their Content-Type says (many clients send one on every call).
+    if (headers.transfer === undefined && (headers.length === undefined || headers.length === '0'))
+      return noBody(x, plan);
     if (openBody(x, headers)) x.readBody(headers, bodyLimit, bodyRead);
   }
 
+  /** A request that sent no body: `undefined` for a route with no body schema, else a `400` that says so. */
+  function noBody(x: Exchange, plan: RoutePlan | undefined): void {
+    if (x.route.schema?.body !== undefined) return fail(x, EMPTY_BODY);
+    x.body = undefined;
+    checkRequestBody(x, plan);
+  }
+
   function bodyRead(x: Exchange, text: string | undefined, error: unknown): void {
+    if (error === undefined && text === '')
+      return noBody(x, plans.size === 0 ? undefined : plans.get(x.route));
     try {
       if (error !== undefined) throw error;
       x.body = parseBody(x.format!, text!, maxJsonDepth);
@@ -333,16 +347,6 @@ function contentType(x: Exchange): string | undefined {
     // Two Content-Types: the body read refuses it, with the route's answer.
     return undefined;
   }
-}
-
-/** Whether a request sends no content at all: no length or a zero one, no chunks, no type. */
-function sendsNothing(headers: BodyHeaders): boolean {
-  return (
-    headers.type === undefined &&
-    headers.encoding === undefined &&
-    headers.transfer === undefined &&
-    (headers.length === undefined || headers.length === '0')
-  );
 }
 
 /** The request as handlers and `onError` see it: only once it has a route. */

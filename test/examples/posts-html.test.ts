@@ -83,7 +83,6 @@ test('docs/openapi.json :: the check above fails for an answer the document leav
   assert.ok(undocumented(doc, { method: 'GET', path: '/posts/x' }, response(303, undefined)));
 });
 
-
 test('examples/posts :: the JSON and HTML contracts answered in process by toFetch() as on node, with no socket', async () => {
   for (const contract of [postsContract, postsHtmlContract]) {
     const onNode: RawResponse[] = [];

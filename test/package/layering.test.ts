@@ -87,6 +87,8 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
     'core/schema/',
     'adapters/pipeline/',
   ],
+  'adapters/web/': ['core/util/', 'core/errors.ts', 'core/request/', 'core/response/', 'adapters/pipeline/'],
+  'adapters/fetch.ts': ['adapters/pipeline/', 'adapters/web/'],
   'adapters/node.ts': [
     'core/util/',
     'core/errors.ts',
@@ -140,6 +142,14 @@ test('core/ and adapters/ :: no module loads itself back through its imports (ty
 test('adapters/pipeline/ :: loads no node: module, so a second I/O shell can reuse it', () => {
   for (const file of sources('adapters/pipeline'))
     for (const name of imports(file)) assert.not.ok(name.startsWith('node:'), `${file} imports ${name}`);
+});
+
+test('sevenfold/fetch :: nothing it loads is a node: module, so it runs on workerd without nodejs_compat', () => {
+  const loaded = [...reach('adapters/fetch.ts')];
+  assert.ok(loaded.includes('adapters/pipeline/handle-request.ts'), 'reach() follows imports');
+  for (const name of loaded) assert.not.ok(name.startsWith('node:'), `adapters/fetch.ts loads ${name}`);
+  for (const name of ['polka', 'tsyringe', 'reflect-metadata'])
+    assert.not.ok(loaded.includes(name), `adapters/fetch.ts loads ${name}`);
 });
 
 test('core/ and adapters/ :: no two source files share a name (index.ts aside)', () => {

@@ -258,7 +258,7 @@ const EXPORTS = Object.entries(
 test('exports :: every entry names its sevenfold:source first, then the files tsc builds from it', () => {
   assert.equal(
     EXPORTS.map(([entry]) => entry),
-    ['.', './node', './polka', './controllers'],
+    ['.', './node', './polka', './fetch', './controllers'],
   );
   for (const [entry, targets] of EXPORTS) {
     assert.equal(Object.keys(targets), ['sevenfold:source', 'types', 'default'], entry);
