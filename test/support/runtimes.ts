@@ -40,6 +40,8 @@ function candidates(name: RuntimeName): string[] {
     case 'node22':
     case 'node24':
       return [`${name}-${platform}-${arch}/bin/node${exe}`, `${name}-${platform}-${arch}/node${exe}`];
+    default:
+      return [];
   }
 }
 
@@ -61,7 +63,8 @@ export function findRuntime(name: RuntimeName): Runtime | string {
     const paths = candidates(name).map((path) => join(RUNTIMES_DIR, path));
     const bin = paths.find((path) => existsSync(path));
     if (bin === undefined) {
-      result = missing(name, `no binary for ${platform}-${arch} at ${paths.join(' or ')}`);
+      const where = paths.length === 0 ? 'no package names one' : `none at ${paths.join(' or ')}`;
+      result = missing(name, `no binary for ${platform}-${arch}: ${where}`);
     } else {
       const run = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 });
       const version = `${run.stdout ?? ''}`.trim().split('\n')[0] ?? '';
