@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite, test } from 'uvu';
 import { toFetch } from '../../adapters/fetch.js';
 import * as assert from 'uvu/assert';
 import { serve, type Running } from '../../adapters/node.js';
 import { exchange as send, parseResponse, raw, type RawRequest, type RawResponse } from '../support/http.js';
+import { ROOT } from '../support/paths.js';
 import { BROWSER_ACCEPT } from '../support/posts-html-contract.js';
 import { RUNTIME_BODY_LIMIT, runtimeApp } from '../support/runtime-apps.js';
 import { requireRuntimes, type Runtime } from '../support/runtimes.js';
@@ -456,6 +459,17 @@ test('toFetch :: a Host joined from two (Bun serves `Host: a, b`) is refused as 
   assert.match(await joined.text(), /more than one Host header/);
   const one = await handler(new Request('http://x/posts', { headers: { host: 'a:8080' } }));
   assert.is(one.status, 200);
+});
+
+test('docs/runtimes.md :: "What differs" names every PLATFORM_DIFFERENCES entry', () => {
+  const page = readFileSync(join(ROOT, 'docs', 'runtimes.md'), 'utf8');
+  const section = page.slice(page.indexOf('## What differs'));
+  assert.ok(section.length < page.length, 'docs/runtimes.md has a "What differs" section');
+  const names = new Set(PLATFORM_DIFFERENCES.map((d) => d.exchange.replace(/: \d{3}$/, '')));
+  assert.equal(
+    [...names].filter((name) => !section.toLowerCase().includes(name.toLowerCase())),
+    [],
+  );
 });
 
 test.run();
