@@ -8,6 +8,8 @@ import { NullObject } from '../../core/util/null-object.js';
 import { ABORTED, Exchange, tooLarge, type BodyDone, type BodyHeaders } from '../pipeline/exchange.js';
 
 const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
+// As the node adapter words it (adapters/http/node-request.ts).
+const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
 const READ_ALREADY = new Error('the request body was already read');
 
 /**
@@ -48,9 +50,10 @@ export class FetchRequest extends Exchange {
     signal.addEventListener('abort', () => abort(new Error('the client went away')), { once: true });
   }
 
-  // The runtime checked the request line and joined repeated headers: nothing is left to count.
+  // The runtime checked the request line and joined repeated headers. Deno refuses a repeated Host itself;
+  // Bun joins the values with `, ` and serves it, which no host name holds.
   headProblem(): HttpError | undefined {
-    return undefined;
+    return this.request.headers.get('host')?.includes(',') ? MANY_HOSTS : undefined;
   }
 
   bodyHeaders(): BodyHeaders {

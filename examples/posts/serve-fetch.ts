@@ -1,0 +1,71 @@
+// The entry of `npm run start:bun` and `npm run start:deno`: the app and store of main.ts, served by
+// `toFetch` on the runtime's own server, with the same variables and the same `listening on` line.
+import { toFetch, type FetchHandler } from 'sevenfold/fetch';
+import { postsContainer, postsOptions, postsResource } from './app.js';
+import { readConfig } from './deploy/config.js';
+import { openStore } from './deploy/store.js';
+
+// The two runtimes' servers, as far as this file uses them (it compiles with Node's types).
+declare const Bun:
+  | {
+      serve(options: { port: number; hostname: string; fetch: FetchHandler }): { port: number; stop(): void };
+    }
+  | undefined;
+declare const Deno:
+  | {
+      serve(
+        options: { port: number; hostname: string; onListen(address: { port: number }): void },
+        handler: FetchHandler,
+      ): { shutdown(): Promise<void> };
+    }
+  | undefined;
+
+const config = readConfig(process.env);
+if ('error' in config) {
+  console.error(config.error);
+  process.exit(1);
+}
+if (config.workers > 1) {
+  console.error('WORKERS is for `npm start` (node:cluster): Bun and Deno serve one process here');
+  process.exit(1);
+}
+
+let store: Awaited<ReturnType<typeof openStore>>;
+try {
+  store = await openStore(config.store);
+} catch (error) {
+  console.error(`cannot open the posts store: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+const posts = postsResource(postsContainer(store.repository));
+const handler = toFetch(posts, postsOptions(posts));
+const { host, port } = config;
+
+let stop: () => unknown;
+if (typeof Bun !== 'undefined') {
+  const server = Bun.serve({ port, hostname: host, fetch: handler });
+  stop = () => server.stop();
+  console.log(`listening on http://${host}:${server.port}`);
+} else if (typeof Deno !== 'undefined') {
+  const server = Deno.serve(
+    {
+      port,
+      hostname: host,
+      onListen: (address) => console.log(`listening on http://${host}:${address.port}`),
+    },
+    handler,
+  );
+  stop = () => server.shutdown();
+} else {
+  console.error('serve-fetch.js runs on Bun or Deno: `npm start` serves the example on Node');
+  process.exit(1);
+}
+
+// SIGTERM or SIGINT: stop accepting, let requests in flight finish, close the store, exit 0.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, async () => {
+    await stop();
+    await store.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,62 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { json, raw } from '../support/http.js';
+import { requireRuntimes } from '../support/runtimes.js';
+import { freshDataDir, start, stop } from '../support/spawn.js';
+
+// `npm run start:bun` and `npm run start:deno`: examples/posts served by toFetch on each runtime's own
+// server (build/examples/posts/serve-fetch.js), from the same variables as `npm start`, on PGlite.
+
+const found = requireRuntimes(
+  ['bun', 'deno'] as const,
+  'npm run start:bun / start:deno (test/examples/start-runtimes.test.ts)',
+);
+
+const commands = found && {
+  bun: [found.bun.bin, ['build/examples/posts/serve-fetch.js']] as const,
+  deno: [
+    found.deno.bin,
+    ['run', '-A', '--node-modules-dir=manual', 'build/examples/posts/serve-fetch.js'],
+  ] as const,
+};
+
+for (const name of ['bun', 'deno'] as const) {
+  test(`start:${name} :: listening on its line; a post written survives a restart on the same DATA_DIR; SIGTERM exits 0`, async () => {
+    if (commands === undefined) return;
+    const [bin, args] = commands[name];
+    const env = {
+      DATA_DIR: freshDataDir(),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DENO_NO_UPDATE_CHECK: '1',
+      NO_COLOR: '1',
+    };
+    const first = await start(bin, [...args], env, 60);
+    assert.match(first.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const created = await raw(first.url, {
+      method: 'POST',
+      path: '/posts',
+      headers: { 'Content-Type': 'application/json' },
+      body: `{"id":"on-${name}","title":"kept"}`,
+    });
+    assert.is(created.status, 201, created.wire);
+    assert.is(created.headers.location, `/posts/on-${name}`);
+    assert.equal(await stop(first), [0, null]);
+    const second = await start(bin, [...args], env, 60);
+    const shown = await raw(second.url, { path: `/posts/on-${name}` });
+    assert.is(shown.status, 200, shown.wire);
+    assert.is(json(shown).title, 'kept');
+    assert.equal(await stop(second), [0, null]);
+  });
+}
+
+test('start:bun :: WORKERS>1 is refused with a message, exit 1', async () => {
+  if (commands === undefined) return;
+  const [bin, args] = commands.bun;
+  await start(bin, [...args], { WORKERS: '2', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 30).then(
+    () => assert.unreachable('it listened'),
+    (error: Error) => assert.match(error.message, /exited with 1 .*WORKERS is for `npm start`/s),
+  );
+});
+
+test.run();
