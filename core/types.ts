@@ -65,6 +65,12 @@ export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = un
    * outlived `handlerTimeout`. Pass it on to fetch, database drivers and timers.
    */
   readonly signal: AbortSignal;
+  /**
+   * The client's address: the connection's peer as the runtime gives it (node's socket, Bun's
+   * `requestIP`, Deno's `remoteAddr`), or, with `trustProxy: n`, the address `n` proxies in front
+   * put in `X-Forwarded-For`. `undefined` where the runtime tells none (a `Request` made in process).
+   */
+  readonly ip: string | undefined;
   /** The first of `types` the client's `Accept` header prefers, or `false` if it takes none. */
   accepts(...types: string[]): string | false;
 }

@@ -62,6 +62,10 @@ export class NodeRequest extends Exchange {
     return this.req.headers;
   }
 
+  protected override peerAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   protected override watch(abort: (reason: unknown) => void): void {
     const res = this.res;
     if (res.destroyed && !res.writableFinished) return abort(new Error('the client went away'));

@@ -36,12 +36,20 @@ export function tooLarge(limit: number): HttpError {
 export abstract class Exchange<P = Record<string, string>> extends IncomingRequest<P> {
   /** The body is read and parsed (before matching, for a form with `_method`): nobody reads it again. */
   bodyRead = false;
+  /** How many proxies in front of the server to believe in `X-Forwarded-For` (`trustProxy`). */
+  trustProxy = 0;
   /**
    * How many of its route's guards ran already (those every route a form may reach shares, before its body).
    */
   guardsRun = 0;
   /** How the body is parsed, once its headers are checked. */
   format: BodyFormat | undefined = undefined;
+
+  override get ip(): string | undefined {
+    const peer = this.peerAddress();
+    if (this.trustProxy === 0) return peer;
+    return forwardedAddress(this.headers['x-forwarded-for'], peer, this.trustProxy);
+  }
 
   /** The request target exactly as the client sent it. */
   abstract readonly target: string;
@@ -86,4 +94,22 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
 
   /** Hands a request no route matches to the app behind sevenfold; `false` when there is none. */
   abstract pass(): boolean;
+}
+
+/**
+ * The client's address behind `hops` trusted proxies: each appends the address it was called from
+ * to `X-Forwarded-For`, so the one `hops` from the right end (the peer being the last) is the
+ * first that no trusted proxy wrote; a shorter list gives its first entry.
+ */
+export function forwardedAddress(
+  forwarded: string | string[] | undefined,
+  peer: string | undefined,
+  hops: number,
+): string | undefined {
+  const list = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (peer !== undefined) list.push(peer);
+  return list[Math.max(0, list.length - 1 - hops)];
 }

@@ -48,7 +48,8 @@ export function createPipeline(
   compiler: SchemaCompiler,
 ): Pipeline {
   const settings = settle(options);
-  const { bodyLimit, maxJsonDepth, maxUrlLength, methodOverride, crossSiteProtection, onError } = settings;
+  const { bodyLimit, maxJsonDepth, maxUrlLength, methodOverride, crossSiteProtection, onError, trustProxy } =
+    settings;
   const table = tableOf(source);
   const matcher = compile(table, { maxParamLength: settings.maxParamLength });
   // Guards, schemas and response checks, prepared once; an empty map means no route pays a lookup.
@@ -61,6 +62,7 @@ export function createPipeline(
     const url = x.target;
     if (url.length > maxUrlLength)
       return fail(x, new HttpError(414, `the request target is longer than ${maxUrlLength} characters`));
+    if (trustProxy !== 0) x.trustProxy = trustProxy;
     const refused = x.headProblem();
     if (refused !== undefined) return fail(x, refused);
     const target = splitTarget(url);

@@ -54,6 +54,12 @@ export interface DispatchOptions {
    */
   readonly pageHeaders?: Readonly<Record<string, string>>;
   /**
+   * How many proxies in front of the server to believe: with `1` (one reverse proxy), `req.ip` is the
+   * address that proxy put last in `X-Forwarded-For`. Default 0: `req.ip` is the connection's peer,
+   * and the header, which any client can write, is ignored.
+   */
+  readonly trustProxy?: number;
+  /**
    * Development: check every answer of a route that declares schemas against its OpenAPI
    * operation (its statuses, media types and response schema); a mismatch is reported to
    * `onError` and answered `500`, so the document cannot lie unnoticed. Off by default: it costs
@@ -120,6 +126,7 @@ export interface Settings {
   readonly crossSiteProtection: boolean;
   readonly trustedOrigins: ReadonlySet<string>;
   readonly checkResponses: boolean;
+  readonly trustProxy: number;
   readonly onError: OnError;
   readonly pages: ErrorPages;
 }
@@ -140,6 +147,7 @@ export function settle(options: DispatchOptions): Settings {
     crossSiteProtection: options.crossSiteProtection !== false,
     trustedOrigins: trustedOrigins(options.trustedOrigins),
     checkResponses: options.checkResponses === true,
+    trustProxy: wholeNumber('trustProxy', options.trustProxy ?? 0, 0),
     onError,
     pages: errorPages(options, onError),
   };

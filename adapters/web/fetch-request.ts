@@ -23,7 +23,7 @@ export class FetchRequest extends Exchange {
   constructor(
     readonly request: Request,
     /** The client's address, as the runtime tells it. */
-    readonly ip: string | undefined,
+    private readonly peer: string | undefined,
     private readonly answer: (response: Response) => void,
   ) {
     super(request.method);
@@ -42,6 +42,10 @@ export class FetchRequest extends Exchange {
     const headers: Record<string, string> = new NullObject();
     this.request.headers.forEach((value, name) => (headers[name] = value));
     return (this.#headers = headers);
+  }
+
+  protected override peerAddress(): string | undefined {
+    return this.peer;
   }
 
   protected override watch(abort: (reason: unknown) => void): void {

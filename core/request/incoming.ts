@@ -74,6 +74,16 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
     return (this.#context ??= new NullObject());
   }
 
+  /** The client's address: the peer's unless `trustProxy` says proxies in front named another (adapters supply both). */
+  get ip(): string | undefined {
+    return this.peerAddress();
+  }
+
+  /** The address of the connection's other end; adapters supply it. */
+  protected peerAddress(): string | undefined {
+    return undefined;
+  }
+
   // Most handlers never look at the signal, so the controller exists only once one does.
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
