@@ -1,6 +1,6 @@
 // Writes a rendered answer on node:http (the status line as RFC 9110 names it), and problems to bare sockets.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { pipeline, Readable, type Duplex } from 'node:stream';
 import { STATUS_TITLES, type HttpError } from '../../core/errors.js';
 import { renderError, type Rendered } from '../../core/response/render.js';
 import { isDraining } from './connection.js';
@@ -22,13 +22,27 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   if (isDraining(res)) res.shouldKeepAlive = false;
   const bodiless = out.status === 204 || out.status === 304;
-  if (!bodiless) out.headers['Content-Length'] = String(Buffer.byteLength(out.body));
+  const body = out.body;
+  const stream = typeof body === 'string' || body instanceof Uint8Array ? undefined : body;
+  if (!bodiless && stream === undefined)
+    out.headers['Content-Length'] = String(
+      typeof body === 'string' ? Buffer.byteLength(body) : (body as Uint8Array).byteLength,
+    );
   // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own
   // behind.
   if (res.statusMessage === undefined && STATUS_CODES[out.status] !== undefined && !RENAMED.has(out.status))
     res.writeHead(out.status, out.headers);
   else res.writeHead(out.status, reason(out.status), out.headers);
-  res.end(bodiless || req.method === 'HEAD' ? undefined : out.body);
+  if (stream === undefined) return void res.end(bodiless || req.method === 'HEAD' ? undefined : body);
+  if (bodiless || req.method === 'HEAD') {
+    void stream.cancel().catch(() => {});
+    return void res.end();
+  }
+  // Written as it is read: pipeline() waits on the socket (backpressure) and cancels the stream when the
+  // client goes away.
+  pipeline(Readable.fromWeb(stream as import('node:stream/web').ReadableStream<Uint8Array>), res, (error) => {
+    if (error !== undefined && error !== null) res.destroy();
+  });
 }
 
 /** `send`, falling back to a bare 500 and then to closing the socket if writing fails. */

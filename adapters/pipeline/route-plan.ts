@@ -154,6 +154,7 @@ export function responseMismatch(
     return `${route.name} answered ${out.status} as ${type}, which its OpenAPI operation lists only as ${statuses.join(', ')}; ${type === 'text/html' ? `declare html: true in schemas.${route.action}` : `answer ${statuses.join(' or ')}`}`;
   if (plan.response === undefined || out.status < 200 || out.status > 299 || type !== 'application/json')
     return;
+  if (typeof out.body !== 'string') return undefined;
   const errors = plan.response(JSON.parse(out.body));
   if (errors === undefined) return undefined;
   const fields = Object.entries(fieldErrors(errors)).map(

@@ -105,12 +105,15 @@ export class FetchRequest extends Exchange {
 
   write(out: Rendered): void {
     const noContent = out.status === 204 || out.status === 304;
-    // An empty string body would get `Content-Type: text/plain` from the Response constructor.
-    const response = new Response(noContent || this.method === 'HEAD' || out.body === '' ? null : out.body, {
-      status: out.status,
-      headers: out.headers,
-    });
-    if (!noContent) response.headers.set('Content-Length', String(UTF8_ENCODER.encode(out.body).length));
+    const body = out.body;
+    const bytes = typeof body === 'string' ? UTF8_ENCODER.encode(body) : body;
+    const bodiless = noContent || this.method === 'HEAD';
+    if (bodiless && !(bytes instanceof Uint8Array)) void bytes.cancel().catch(() => {});
+    // No body at all rather than an empty one, which the Response constructor would give a Content-Type.
+    const sent = bodiless || (bytes instanceof Uint8Array && bytes.byteLength === 0) ? null : bytes;
+    const response = new Response(sent as BodyInit | null, { status: out.status, headers: out.headers });
+    if (!noContent && bytes instanceof Uint8Array)
+      response.headers.set('Content-Length', String(bytes.byteLength));
     this.answer(response);
   }
 

@@ -8,12 +8,50 @@ import { addVary, mergeHeaders } from '../util/headers.js';
 import { NullObject } from '../util/null-object.js';
 import { Result } from './reply.js';
 
-/** A response ready to write: what both adapters send, byte for byte. */
+/** A response ready to write: what every adapter sends, byte for byte. */
 export interface Rendered {
   readonly status: number;
   readonly headers: Record<string, string>;
-  /** The body text; empty for `204`, redirects and bodiless results. */
-  readonly body: string;
+  /**
+   * The body: text (empty for `204`, redirects and bodiless results), bytes, or a stream that the
+   * adapter writes as it is read, with backpressure.
+   */
+  readonly body: string | Uint8Array | ReadableStream<Uint8Array>;
+}
+
+/** A rendered answer whose body is text: every problem and error page. */
+export type RenderedText = Rendered & { readonly body: string };
+
+const OCTETS = 'application/octet-stream';
+
+/**
+ * A handler's value that is bytes or a stream, rendered: `Uint8Array` (a `Buffer` too) and
+ * `ArrayBuffer` as bytes, a `ReadableStream` or `Blob` streamed, a Web `Response` as it is;
+ * `undefined` for any other value.
+ */
+function renderBinary(out: unknown, added: Record<string, string> | null): Rendered | undefined {
+  let rendered: Rendered;
+  if (out instanceof Uint8Array || out instanceof ArrayBuffer) {
+    const bytes = out instanceof Uint8Array ? out : new Uint8Array(out);
+    rendered = { status: 200, headers: headersOf({ 'Content-Type': OCTETS }), body: bytes };
+  } else if (typeof ReadableStream === 'function' && out instanceof ReadableStream) {
+    rendered = { status: 200, headers: headersOf({ 'Content-Type': OCTETS }), body: out };
+  } else if (typeof Blob === 'function' && out instanceof Blob) {
+    const headers = headersOf({ 'Content-Type': out.type || OCTETS, 'Content-Length': String(out.size) });
+    rendered = { status: 200, headers, body: out.stream() };
+  } else if (typeof Response === 'function' && out instanceof Response) {
+    const headers: Record<string, string> = new NullObject();
+    out.headers.forEach((value, name) => (headers[name] = value));
+    rendered = { status: out.status, headers, body: out.body ?? '' };
+  } else return undefined;
+  if (added !== null) mergeHeaders(rendered.headers, added);
+  return rendered;
+}
+
+function headersOf(given: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = new NullObject();
+  for (const name of Object.keys(given)) headers[name] = given[name]!;
+  return headers;
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -30,10 +68,14 @@ const CONTENT_TYPES = {
  */
 export function renderResult(out: unknown, added: Record<string, string> | null): Rendered {
   // A plain value is the common case: it needs no Result around it.
-  if (!(out instanceof Result) && out !== undefined && added === null) {
+  if (!(out instanceof Result) && out !== undefined && added === null && !isBinary(out)) {
     const headers: Record<string, string> = new NullObject();
     headers['Content-Type'] = JSON_CONTENT_TYPE;
     return { status: 200, headers, body: stringify(out) };
+  }
+  if (!(out instanceof Result) && typeof out === 'object' && out !== null) {
+    const binary = renderBinary(out, added);
+    if (binary !== undefined) return binary;
   }
   const result = out instanceof Result ? out : out === undefined ? NO_CONTENT : new Result(200, 'json', out);
   const headers: Record<string, string> = new NullObject();
@@ -48,6 +90,19 @@ export function renderResult(out: unknown, added: Record<string, string> | null)
 }
 
 const NO_CONTENT = new Result(204, 'empty', undefined);
+
+/** Whether a value is bytes, a stream, a Blob or a Response: sent as it is, never as JSON. */
+function isBinary(out: unknown): boolean {
+  return (
+    typeof out === 'object' &&
+    out !== null &&
+    (out instanceof Uint8Array ||
+      out instanceof ArrayBuffer ||
+      (typeof ReadableStream === 'function' && out instanceof ReadableStream) ||
+      (typeof Blob === 'function' && out instanceof Blob) ||
+      (typeof Response === 'function' && out instanceof Response))
+  );
+}
 
 function stringify(value: unknown): string {
   const text = JSON.stringify(value);
@@ -66,7 +121,7 @@ export function renderError(
   accept?: string | string[],
   pages: ErrorPages = DEFAULT_PAGES,
   request?: Request,
-): Rendered {
+): RenderedText {
   const error = err instanceof HttpError ? err : INTERNAL;
   const headers: Record<string, string> = new NullObject();
   let body: string;
@@ -121,7 +176,7 @@ export function renderMiss(
   method: string,
   accept?: string | string[],
   pages?: ErrorPages,
-): Rendered {
+): RenderedText {
   switch (match.kind) {
     case 'method-not-allowed':
       if (method === 'OPTIONS') return { status: 204, headers: { Allow: match.allow }, body: '' };

@@ -13,7 +13,7 @@ import {
 } from '../../core/index.js';
 import { renderError, renderMiss, renderResult } from '../../core/response/render.js';
 
-const plain = (r: { status: number; headers: Record<string, string>; body: string }) => ({
+const plain = (r: { status: number; headers: Record<string, string>; body: unknown }) => ({
   ...r,
   headers: { ...r.headers },
 });
