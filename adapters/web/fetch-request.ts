@@ -19,6 +19,7 @@ const READ_ALREADY = new Error('the request body was already read');
 export class FetchRequest extends Exchange {
   readonly target: string;
   #headers: RequestHeaders | undefined = undefined;
+  #answered = false;
 
   constructor(
     readonly request: Request,
@@ -51,7 +52,9 @@ export class FetchRequest extends Exchange {
   protected override watch(abort: (reason: unknown) => void): void {
     const signal = this.request.signal;
     if (signal.aborted) return abort(new Error('the client went away'));
-    signal.addEventListener('abort', () => abort(new Error('the client went away')), { once: true });
+    // Some runtimes abort a request's signal once its response is done: that is no client going away.
+    const gone = () => this.#answered || abort(new Error('the client went away'));
+    signal.addEventListener('abort', gone, { once: true });
   }
 
   // The runtime checked the request line and joined repeated headers. Deno refuses a repeated Host itself;
@@ -114,6 +117,7 @@ export class FetchRequest extends Exchange {
     const response = new Response(sent as BodyInit | null, { status: out.status, headers: out.headers });
     if (!noContent && bytes instanceof Uint8Array)
       response.headers.set('Content-Length', String(bytes.byteLength));
+    this.#answered = true;
     this.answer(response);
   }
 
