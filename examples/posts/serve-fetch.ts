@@ -3,7 +3,7 @@
 import { toFetch, type FetchHandler } from 'sevenfold/fetch';
 import { postsContainer, postsOptions, postsResource } from './app.js';
 import { readConfig } from './deploy/config.js';
-import { openStore } from './deploy/store.js';
+import { openStoreOrExit } from './deploy/store.js';
 
 // The two runtimes' servers, as far as this file uses them (it compiles with Node's types).
 declare const Bun:
@@ -30,13 +30,7 @@ if (config.workers > 1) {
   process.exit(1);
 }
 
-let store: Awaited<ReturnType<typeof openStore>>;
-try {
-  store = await openStore(config.store);
-} catch (error) {
-  console.error(`cannot open the posts store: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-}
+const store = await openStoreOrExit(config.store);
 const posts = postsResource(postsContainer(store.repository));
 const handler = toFetch(posts, postsOptions(posts));
 const { host, port } = config;

@@ -5,6 +5,7 @@ import { toFetch } from '../../adapters/fetch.js';
 import * as assert from 'uvu/assert';
 import { serve, type Running } from '../../adapters/node.js';
 import { exchange as send, parseResponse, raw, type RawRequest, type RawResponse } from '../support/http.js';
+import { ANSWER_HEADERS } from '../support/in-process.js';
 import { ROOT } from '../support/paths.js';
 import { BROWSER_ACCEPT } from '../support/posts-html-contract.js';
 import { RUNTIME_BODY_LIMIT, runtimeApp } from '../support/runtime-apps.js';
@@ -17,20 +18,6 @@ import { start, stop, type Started } from '../support/spawn.js';
  * module (test/support/runtime-apps.ts), gets one list of exchanges; status, the headers that
  * matter and the body must be the same, except for what PLATFORM_DIFFERENCES lists, each with why.
  */
-
-/** The headers compared; date, connection, keep-alive, transfer-encoding and content-length are framing. */
-const COMPARED = [
-  'content-type',
-  'location',
-  'allow',
-  'vary',
-  'www-authenticate',
-  'content-security-policy',
-  'x-content-type-options',
-  'x-frame-options',
-  'referrer-policy',
-  'cache-control',
-] as const;
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const SAME_ORIGIN = {
@@ -308,7 +295,7 @@ function fits(value: string | number | undefined, expected: string | number | un
 /** What is compared of an answer. */
 function comparable(response: RawResponse): Fields {
   const fields: Fields = { status: response.status, body: response.body };
-  for (const name of COMPARED) fields[name] = response.headers[name];
+  for (const name of ANSWER_HEADERS) fields[name] = response.headers[name];
   return fields;
 }
 

@@ -8,7 +8,7 @@ import { mount } from 'sevenfold/polka';
 import { postsContainer, postsOptions, postsResource } from '../app.js';
 import type { Listening } from './cluster.js';
 import type { Config } from './config.js';
-import { openStore, type Store } from './store.js';
+import { openStoreOrExit, type Store } from './store.js';
 
 /**
  * One server process: the whole app on its own, or one worker of several (it reports to the primary instead
@@ -36,12 +36,7 @@ export async function runServer(config: Config): Promise<void> {
   );
   if (cluster.isWorker) process.on('SIGINT', () => {});
 
-  try {
-    store = await openStore(config.store);
-  } catch (error) {
-    console.error(`cannot open the posts store: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  }
+  store = await openStoreOrExit(config.store);
   const posts = postsResource(postsContainer(store.repository));
   const options = postsOptions(posts);
   const { host, port } = config;

@@ -26,6 +26,16 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** `openStore`, or exit 1 with the reason: a start-up that cannot reach its store has nothing to serve. */
+export async function openStoreOrExit(options: StoreOptions): Promise<Store> {
+  try {
+    return await openStore(options);
+  } catch (error) {
+    console.error(`cannot open the posts store: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
 /** The store the options name: a PostgreSQL server, PGlite in `dataDir`, or memory. */
 export async function openStore(options: StoreOptions = {}): Promise<Store> {
   if (options.databaseUrl) return openServer(options.databaseUrl, options.poolSize ?? 10);
