@@ -93,14 +93,16 @@ const NO_CONTENT = new Result(204, 'empty', undefined);
 
 /** Whether a value is bytes, a stream, a Blob or a Response: sent as it is, never as JSON. */
 function isBinary(out: unknown): boolean {
+  if (typeof out !== 'object' || out === null) return false;
+  // Plain objects and arrays, nearly every answer, are settled by their prototype alone.
+  const proto = Object.getPrototypeOf(out);
+  if (proto === Object.prototype || proto === Array.prototype || proto === null) return false;
   return (
-    typeof out === 'object' &&
-    out !== null &&
-    (out instanceof Uint8Array ||
-      out instanceof ArrayBuffer ||
-      (typeof ReadableStream === 'function' && out instanceof ReadableStream) ||
-      (typeof Blob === 'function' && out instanceof Blob) ||
-      (typeof Response === 'function' && out instanceof Response))
+    out instanceof Uint8Array ||
+    out instanceof ArrayBuffer ||
+    (typeof ReadableStream === 'function' && out instanceof ReadableStream) ||
+    (typeof Blob === 'function' && out instanceof Blob) ||
+    (typeof Response === 'function' && out instanceof Response)
   );
 }
 
