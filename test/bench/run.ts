@@ -1,10 +1,19 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus } from 'node:os';
-import autocannon from 'autocannon';
 import { VARIANTS, WORKLOAD } from './apps.js';
 import { exampleFigures } from './example.js';
+import {
+  fixed,
+  httpTable,
+  load as loadRound,
+  median,
+  order,
+  verify as verifyAll,
+  type Sample,
+} from './load.js';
 import { MATCHERS, tableResources, type buildFigures, type Spread } from './matching.js';
+import { runtimesFigures } from './runtimes.js';
 import { validatorFigures } from './validators.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
@@ -31,6 +40,7 @@ interface Server {
   readonly name: string;
   readonly child: ChildProcess;
   readonly url: string;
+  cpu(): Promise<number>;
 }
 
 async function start(name: string): Promise<Server> {
@@ -39,91 +49,21 @@ async function start(name: string): Promise<Server> {
     execArgv: process.env.BENCH_PROF === name ? ['--cpu-prof'] : [],
   });
   const [message] = (await once(child, 'message')) as [{ port: number }];
-  return { name, child, url: `http://127.0.0.1:${message.port}` };
+  const cpu = async (): Promise<number> => {
+    child.send('cpu');
+    const [answer] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage }];
+    return answer.cpu.user + answer.cpu.system;
+  };
+  return { name, child, url: `http://127.0.0.1:${message.port}`, cpu };
 }
 
-async function cpu(server: Server): Promise<number> {
-  server.child.send('cpu');
-  const [message] = (await once(server.child, 'message')) as [{ cpu: NodeJS.CpuUsage }];
-  return message.cpu.user + message.cpu.system;
-}
-
-/** Every workload request answered with exactly the expected status and body, or the run stops. */
-async function verify(server: Server): Promise<void> {
-  for (const item of REQUESTS) {
-    const res = await fetch(server.url + item.path, {
-      method: item.method,
-      headers: 'headers' in item ? item.headers : {},
-      body: 'payload' in item ? item.payload : undefined,
-    });
-    const body = await res.text();
-    if (res.status !== item.status || body !== item.body) {
-      throw new Error(
-        `${server.name} answered ${item.method} ${item.path} with ${res.status} ${body}; expected ${item.status} ${item.body}`,
-      );
-    }
-  }
-}
-
-interface Sample {
-  readonly rps: number;
-  readonly cpuPerRequest: number;
-  readonly p99: number;
-}
-
-async function load(server: Server, seconds: number): Promise<Sample> {
-  let wrong = 0;
-  const requests = REQUESTS.map((item) => ({
-    method: item.method,
-    path: item.path,
-    headers: 'headers' in item ? { ...item.headers } : undefined,
-    body: 'payload' in item ? item.payload : undefined,
-    onResponse: (status: number, body: string) => {
-      if (status !== item.status || (body ?? '') !== item.body) wrong++;
-    },
-  }));
-  const before = await cpu(server);
-  const result = await autocannon({
-    url: server.url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: requests as never,
-  });
-  const used = (await cpu(server)) - before;
-  const answered = result.requests.total;
-  if (wrong > 0 || result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
-    throw new Error(
-      `${server.name}: ${wrong} wrong answers, ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`,
-    );
-  }
-  return { rps: result.requests.average, cpuPerRequest: used / answered, p99: result.latency.p99 };
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const fixed = (n: number, digits = 2) => n.toFixed(digits);
+const verify = (server: Server) => verifyAll(server, REQUESTS);
+const load = (server: Server, seconds: number) => loadRound(server, REQUESTS, seconds, CONNECTIONS);
 
 // The raw dispatcher again, in a process of its own: an A/A comparison that measures the run's own floor.
 const CONTROL = 'raw (control)';
 const floor = (figures: string) =>
   `${CONTROL} is the raw dispatcher again in a second process, so its ratios (${figures}) are how far two identical servers land apart in this run: differences of that size are noise.`;
-
-/**
- * The order of a round, from a Williams design: over as many rounds as there are items, each
- * item runs once in every place, and (for an even count; an odd one needs twice the rounds)
- * right after every other item exactly once. The control showed a few percent for place alone.
- */
-function order<T>(items: readonly T[], round: number): T[] {
-  const n = items.length;
-  // The first row is 0, 1, n-1, 2, n-2, …; each later row adds one to every entry, modulo n.
-  const first = Array.from({ length: n }, (_, i) => (i % 2 === 1 ? (i + 1) / 2 : (n - i / 2) % n));
-  const row = first.map((k) => items[(k + round) % n]!);
-  // An odd count is balanced by the rows and their mirror images, alternating.
-  return n % 2 === 1 && Math.floor(round / n) % 2 === 1 ? row.reverse() : row;
-}
 
 async function http(): Promise<string> {
   const servers: Server[] = [];
@@ -137,21 +77,7 @@ async function http(): Promise<string> {
       process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
     }
     const raw = samples.get('raw');
-    const lines = [
-      `| variant | req/s (median) | req/s spread | req/s vs raw | server CPU µs/req (median) | CPU spread | CPU vs raw | p99 ms |`,
-      `|---|---|---|---|---|---|---|---|`,
-    ];
-    for (const name of NAMES) {
-      const s = samples.get(name)!;
-      const rps = s.map((x) => x.rps);
-      const cpuUs = s.map((x) => x.cpuPerRequest);
-      // Ratios are taken round by round against raw, then the median: noise between rounds cancels.
-      const rpsRatio = raw ? median(s.map((x, i) => x.rps / raw[i]!.rps)) : NaN;
-      const cpuRatio = raw ? median(s.map((x, i) => x.cpuPerRequest / raw[i]!.cpuPerRequest)) : NaN;
-      lines.push(
-        `| ${name} | ${Math.round(median(rps))} | ${Math.round(Math.min(...rps))}–${Math.round(Math.max(...rps))} | ${fixed(rpsRatio)}× | ${fixed(median(cpuUs), 1)} | ${fixed(Math.min(...cpuUs), 1)}–${fixed(Math.max(...cpuUs), 1)} | ${fixed(cpuRatio)}× | ${median(s.map((x) => x.p99))} |`,
-      );
-    }
+    const lines = httpTable(samples, 'raw');
     const control = samples.get(CONTROL);
     if (raw && control) {
       const cpuOff = median(control.map((x, i) => x.cpuPerRequest / raw[i]!.cpuPerRequest));
@@ -363,8 +289,8 @@ async function matching(): Promise<string> {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_MATCHING=0 and BENCH_EXAMPLE=0 each leave out
-// one part.
+// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_MATCHING=0, BENCH_EXAMPLE=0 and BENCH_RUNTIMES=0
+// each leave out one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
     `## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`,
@@ -379,6 +305,18 @@ if (process.env.BENCH_VALIDATORS !== '0')
   console.log(`## JSON Schema validators on the posts body (ns per check)\n\n${validatorFigures()}\n`);
 if (process.env.BENCH_MATCHING !== '0')
   console.log(`## Route matching and building\n\n${await matching()}\n`);
+if (process.env.BENCH_RUNTIMES !== '0')
+  console.log(
+    `## Runtimes: toFetch on Bun and Deno, and in process on Node, against Hono and Elysia (the posts workload)\n\n${await runtimesFigures(
+      {
+        requests: REQUESTS,
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+        rounds: process.env.BENCH_ROUNDS === undefined ? undefined : ROUNDS,
+        profile: process.env.BENCH_PROF,
+      },
+    )}\n`,
+  );
 if (process.env.BENCH_EXAMPLE !== '0')
   console.log(
     `## examples/posts on its stores (GET /posts/seed-42, GET /posts?limit=10, POST /posts, GET /posts/seed-42/edit, PUT /posts/seed-7)\n\n${await exampleFigures()}\n`,

@@ -14,7 +14,7 @@ const root = read('package.json');
 const runtimes = read('test/runtimes/package.json');
 const RUNTIME_PACKAGE = /^(bun|deno|node\d*(-.*)?|@oven\/.*|@deno\/.*)$/;
 
-test('runtimes :: the root package installs none of them; test/runtimes/ does, with caret ranges', () => {
+test('runtimes :: the root package installs none of them (nor Hono, Elysia); test/runtimes/ does, with caret ranges', () => {
   for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
     const names = Object.keys(root[field] ?? {}).filter((name) => RUNTIME_PACKAGE.test(name));
     assert.equal(names, [], `root ${field}`);
@@ -24,9 +24,16 @@ test('runtimes :: the root package installs none of them; test/runtimes/ does, w
   for (const name of ['bun', 'deno', 'node22-linux-x64', 'node24-linux-x64']) {
     assert.match(wanted[name] ?? '', /(^|@)\^\d/, `${name}: ${wanted[name]}`);
   }
+  // What the bench compares toFetch with on them (test/bench/runtimes.ts), never in the root package.
+  for (const name of ['hono', 'elysia']) {
+    assert.match(runtimes.dependencies?.[name] ?? '', /^\^\d/, `${name}: ${runtimes.dependencies?.[name]}`);
+    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'])
+      assert.is(root[field]?.[name], undefined, `root ${field} has ${name}`);
+  }
   // The lock is committed and in step: `npm ci` installs from it.
   const lock = read('test/runtimes/package-lock.json');
   assert.equal(lock.packages[''].optionalDependencies, wanted);
+  assert.equal(lock.packages[''].dependencies, runtimes.dependencies);
   assert.match(root.scripts.runtimes, /^npm ci --prefix test\/runtimes /);
 });
 

@@ -7,8 +7,10 @@ import { ROOT } from '../support/paths.js';
 // Test files stay readable: none under test/ (support/ and bench/ included) passes 600 lines.
 const LIMIT = 600;
 
-// Not test/runtimes/node_modules/: the runtimes `npm run runtimes` installs are nobody's to read.
-const installed = (path: string): boolean => path.split('/').includes('node_modules');
+// Not test/runtimes/node_modules/: the runtimes `npm run runtimes` installs are nobody's to read; nor is
+// the lock npm writes for them.
+const installed = (path: string): boolean =>
+  path.split('/').includes('node_modules') || path.endsWith('/package-lock.json');
 
 const files = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
   .map((name) => `test/${name.split(sep).join('/')}`)
@@ -29,6 +31,8 @@ test('test/ :: the check sees support/ and bench/, and would see a file of 601 l
   assert.ok(files.includes('test/core/matcher-walks.test.ts'), 'the folders of tests are read');
   assert.ok(files.includes('test/runtimes/serve-bun.js'), 'test/runtimes/ is read');
   assert.ok(installed('test/runtimes/node_modules/bun/package.json'), 'what npm installed there is not');
+  assert.ok(installed('test/runtimes/package-lock.json'), 'nor the lock npm wrote');
+  assert.not.ok(installed('test/runtimes/package.json'), 'the package itself is read');
   assert.is(
     'line\n'
       .repeat(LIMIT + 1)
