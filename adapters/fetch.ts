@@ -29,7 +29,7 @@ export function toFetch(source: Routable, options: FetchOptions = {}): FetchHand
   const clientAddress = options.clientAddress ?? runtimeAddress;
   return (request, ...platform) =>
     new Promise((resolve) =>
-      pipeline.receive(new FetchRequest(request, clientAddress(request, ...platform), resolve)),
+      pipeline.receive(new FetchRequest(request, () => clientAddress(request, ...platform), resolve)),
     );
 }
 

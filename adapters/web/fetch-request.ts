@@ -23,8 +23,8 @@ export class FetchRequest extends Exchange {
 
   constructor(
     readonly request: Request,
-    /** The client's address, as the runtime tells it. */
-    private readonly peer: string | undefined,
+    /** The client's address, looked up only when a handler asks for `req.ip`. */
+    private readonly peer: () => string | undefined,
     private readonly answer: (response: Response) => void,
   ) {
     super(request.method);
@@ -46,7 +46,7 @@ export class FetchRequest extends Exchange {
   }
 
   protected override peerAddress(): string | undefined {
-    return this.peer;
+    return this.peer();
   }
 
   protected override watch(abort: (reason: unknown) => void): void {
@@ -87,11 +87,19 @@ export class FetchRequest extends Exchange {
     };
   }
 
-  readBody(_headers: BodyHeaders, limit: number, done: BodyDone): void {
-    const body = this.request.body;
-    if (this.request.bodyUsed) return done(this, undefined, READ_ALREADY);
-    if (body === null) return done(this, '', undefined);
-    readLimited(body.getReader(), limit).then(
+  readBody(headers: BodyHeaders, limit: number, done: BodyDone): void {
+    const request = this.request;
+    if (request.bodyUsed) return done(this, undefined, READ_ALREADY);
+    // A declared length is checked against the limit already: read it whole, without a stream's callbacks.
+    const whole = headers.length !== undefined && headers.transfer === undefined;
+    const reading = whole
+      ? request
+          .arrayBuffer()
+          .then((buffer) => (buffer.byteLength > limit ? undefined : new Uint8Array(buffer)))
+      : request.body === null
+        ? Promise.resolve(new Uint8Array(0))
+        : readLimited(request.body.getReader(), limit);
+    reading.then(
       (bytes) => {
         if (bytes === undefined) return done(this, undefined, tooLarge(limit));
         let text: string;
@@ -109,16 +117,23 @@ export class FetchRequest extends Exchange {
   write(out: Rendered): void {
     const noContent = out.status === 204 || out.status === 304;
     const body = out.body;
-    const bytes = typeof body === 'string' ? UTF8_ENCODER.encode(body) : body;
     const bodiless = noContent || this.method === 'HEAD';
-    if (bodiless && !(bytes instanceof Uint8Array)) void bytes.cancel().catch(() => {});
+    const stream = typeof body === 'string' || body instanceof Uint8Array ? undefined : body;
+    if (bodiless && stream !== undefined) void stream.cancel().catch(() => {});
+    // The length goes in with the headers: set on the Response afterwards, the runtime builds them twice.
+    if (!noContent && stream === undefined)
+      out.headers['Content-Length'] = String(
+        typeof body === 'string' ? utf8Length(body) : (body as Uint8Array).byteLength,
+      );
     // No body at all rather than an empty one, which the Response constructor would give a Content-Type.
-    const sent = bodiless || (bytes instanceof Uint8Array && bytes.byteLength === 0) ? null : bytes;
-    const response = new Response(sent as BodyInit | null, { status: out.status, headers: out.headers });
-    if (!noContent && bytes instanceof Uint8Array)
-      response.headers.set('Content-Length', String(bytes.byteLength));
+    const empty = body === '' || (body instanceof Uint8Array && body.byteLength === 0);
     this.#answered = true;
-    this.answer(response);
+    this.answer(
+      new Response(bodiless || empty ? null : (body as BodyInit), {
+        status: out.status,
+        headers: out.headers,
+      }),
+    );
   }
 
   destroy(): void {
@@ -138,7 +153,6 @@ export class FetchRequest extends Exchange {
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const UTF8_ENCODER = new TextEncoder();
 
 /** The whole stream, or `undefined` once it passes `limit` bytes (the rest is cancelled, never read). */
 async function readLimited(
@@ -161,5 +175,21 @@ async function readLimited(
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
+  return bytes;
+}
+
+/** The UTF-8 length of a string, counted without encoding it (a lone surrogate counts three, as U+FFFD). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c <= 0xdbff && c >= 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two units, four bytes.
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
   return bytes;
 }

@@ -1,0 +1,49 @@
+// The Web-standard shell's own parts: body reads under the limit, declared or streamed, and answer lengths.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { resource } from '../../core/index.js';
+import { toFetch } from '../../adapters/fetch.js';
+import { utf8Length } from '../../adapters/web/fetch-request.js';
+
+const notes = resource('notes', { create: (req, res) => res.created('/notes/1', { got: req.body ?? null }) });
+const handler = toFetch(notes, { bodyLimit: 16 });
+const post = (body: BodyInit, headers: Record<string, string>) =>
+  handler(new Request('http://x/notes', { method: 'POST', headers, body, duplex: 'half' } as RequestInit));
+
+test('toFetch :: a body of declared length is read whole, and refused past bodyLimit', async () => {
+  const ok = await post('{"a":"12345"}', { 'content-type': 'application/json', 'content-length': '13' });
+  assert.is(ok.status, 201);
+  assert.equal(await ok.json(), { got: { a: '12345' } });
+  const big = await post('{"a":"1234567890123"}', {
+    'content-type': 'application/json',
+    'content-length': '21',
+  });
+  assert.is(big.status, 413);
+});
+
+test('toFetch :: a body of no declared length is streamed, and cut past bodyLimit', async () => {
+  const stream = (text: string) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of text.match(/.{1,4}/g) ?? []) controller.enqueue(new TextEncoder().encode(part));
+        controller.close();
+      },
+    });
+  const ok = await post(stream('{"a":"12345"}'), { 'content-type': 'application/json' });
+  assert.is(ok.status, 201);
+  assert.equal(await ok.json(), { got: { a: '12345' } });
+  const big = await post(stream('{"a":"1234567890123"}'), { 'content-type': 'application/json' });
+  assert.is(big.status, 413);
+});
+
+test('utf8Length() :: counts what TextEncoder would write, lone surrogates as U+FFFD', () => {
+  const samples = ['', 'abc', 'é', '€', '😀', 'a\ud800b', '\udc00', 'x😀é\ud800', '\ud83d', 'ab\ud83d'];
+  for (let n = 0; n < 200; n++)
+    samples.push(
+      String.fromCharCode(...Array.from({ length: 8 }, () => Math.floor(Math.random() * 0x10000))),
+    );
+  for (const text of samples)
+    assert.is(utf8Length(text), new TextEncoder().encode(text).length, JSON.stringify(text));
+});
+
+test.run();
