@@ -27,6 +27,26 @@ export class Deadlines {
     this.#tick = Math.max(5, Math.min(250, Math.floor(timeout / 8)));
   }
 
+  /**
+   * Runs a step of the request path, then `next`: a step that answers at once goes straight on, a
+   * promised one waits under the time limit, a failed one is `refused`.
+   */
+  step(
+    request: Exchange,
+    run: () => void | Promise<void>,
+    next: () => void,
+    refused: (error: unknown) => void,
+  ): void {
+    let pending: void | Promise<void>;
+    try {
+      pending = run();
+    } catch (error) {
+      return refused(error);
+    }
+    if (pending === undefined) return next();
+    this.wait(request, pending, next, refused);
+  }
+
   /** Runs `then` with the step's value or `otherwise` with its error, unless the sweep cut it first. */
   wait<T>(
     request: Exchange,

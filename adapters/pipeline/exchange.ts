@@ -68,6 +68,21 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   /** The headers the cross-site decision reads. */
   abstract originHeaders(): OriginHeaders;
 
+  /** The Content-Type, or `undefined` when there is none or the headers cannot be read. */
+  contentType(): string | undefined {
+    try {
+      return this.bodyHeaders().type;
+    } catch {
+      // Two Content-Types: the body read refuses it, with the route's answer.
+      return undefined;
+    }
+  }
+
+  /** The request as handlers and `onError` see it: only once it has a route. */
+  get matchedRequest(): this | undefined {
+    return this.route === undefined ? undefined : this;
+  }
+
   /**
    * Reads the whole body, at most `limit` bytes (a `413` past it, the rest unread), inviting a
    * `100-continue` client first; `done` gets it once.

@@ -3,9 +3,7 @@
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { isCrossSite, CROSS_SITE } from '../../core/request/cross-site.js';
-import { isUrlencoded, overriddenMethod, OVERRIDE_METHODS } from '../../core/request/method-override.js';
-import type { Guard } from '../../core/define/guards.js';
-import type { Match } from '../../core/types.js';
+import { isUrlencoded, overriddenMethod } from '../../core/request/method-override.js';
 import { bodyFormat, parseBody } from '../../core/request/parse-body.js';
 import { originUrl, splitTarget } from '../../core/request/target.js';
 import { renderError, renderMiss, renderResult, type Rendered } from '../../core/response/render.js';
@@ -14,6 +12,7 @@ import type { SchemaCompiler } from '../../core/schema/checks.js';
 import { tableOf, type Routable } from '../../core/table/table.js';
 import { isThenable } from '../../core/util/thenable.js';
 import { Deadlines } from './deadlines.js';
+import { formRoutes, sharedGuards, type Found } from './form-routes.js';
 import { ABORTED, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
 import {
   beforeBody,
@@ -80,7 +79,7 @@ export function createPipeline(
       // here.
       if (crossSiteProtection && isCrossSite(x.originHeaders(), settings.trustedOrigins))
         return fail(x, CROSS_SITE);
-      if (methodOverride && method === 'POST' && isUrlencoded(contentType(x))) return readForm(x);
+      if (methodOverride && method === 'POST' && isUrlencoded(x.contentType())) return readForm(x);
     }
     route(x, method);
   }
@@ -90,7 +89,7 @@ export function createPipeline(
    * that its `_method` field picks the method (and a `405`'s Allow is that method's).
    */
   function readForm(x: Exchange): void {
-    const reachable = formRoutes(x.path);
+    const reachable = formRoutes(matcher, x.path);
     // A path no form can reach is answered (or passed on to the app) with its body unread: it may be the
     // app's.
     if (reachable.length === 0) return route(x, 'POST');
@@ -100,22 +99,12 @@ export function createPipeline(
     const [first] = reachable as [Found, ...Found[]];
     x.matched('POST', first.route, first.params);
     x.hold();
-    step(
+    deadlines.step(
       x,
       () => runGuards(x, shared),
       () => ((x.guardsRun = shared.length), openForm(x)),
       (error) => (x.closeAfter(), fail(x, error)),
     );
-  }
-
-  /** The routes a form posted to `path` may reach: POST's, and those `_method` can ask for. */
-  function formRoutes(path: string): Found[] {
-    const found: Found[] = [];
-    for (const method of FORM_METHODS) {
-      const match = matcher.match(method, path);
-      if (match.kind === 'found') found.push(match);
-    }
-    return found;
   }
 
   function openForm(x: Exchange): void {
@@ -154,7 +143,7 @@ export function createPipeline(
   /** 4. Guards, then the params and query checks: all before a byte of the body is read. */
   function checkHead(x: Exchange, plan: RoutePlan): void {
     x.hold();
-    step(
+    deadlines.step(
       x,
       () => beforeBody(x, plan, x.guardsRun),
       () => readBody(x, plan),
@@ -221,7 +210,7 @@ export function createPipeline(
   /** 6. The body against its schema (urlencoded bodies are text, coerced by the schema's types). */
   function checkRequestBody(x: Exchange, plan: RoutePlan | undefined): void {
     if (plan?.checks?.body === undefined) return runHandler(x);
-    step(
+    deadlines.step(
       x,
       () => checkBody(x, plan, x.format === 'form'),
       () => runHandler(x),
@@ -266,8 +255,8 @@ export function createPipeline(
   function fail(x: Exchange, error: unknown): void {
     // Nobody is left to answer.
     if (error === ABORTED) return x.release();
-    if (!(error instanceof HttpError)) onError(error, requestOf(x));
-    answer(x, checkedAnswer(x, renderError(error, x.accept, settings.pages, requestOf(x))));
+    if (!(error instanceof HttpError)) onError(error, x.matchedRequest);
+    answer(x, checkedAnswer(x, renderError(error, x.accept, settings.pages, x.matchedRequest)));
   }
 
   /**
@@ -282,15 +271,12 @@ export function createPipeline(
     return renderError(INTERNAL, x.accept, settings.pages);
   }
 
-  /**
-   * Writes the answer and frees the connection; an answer the platform refuses is reported and becomes a bare
-   * `500`.
-   */
+  /** Writes the answer and frees the connection; one the platform refuses is reported and becomes a `500`. */
   function answer(x: Exchange, out: Rendered): void {
     try {
       x.write(out);
     } catch (error) {
-      onError(error, requestOf(x));
+      onError(error, x.matchedRequest);
       try {
         x.write(renderError(INTERNAL, x.accept, settings.pages));
       } catch {
@@ -298,23 +284,6 @@ export function createPipeline(
       }
     }
     x.release();
-  }
-
-  /** Runs a step, then `next`; a promised step waits under the time limit, a failed one is `refused`. */
-  function step(
-    x: Exchange,
-    run: () => void | Promise<void>,
-    next: () => void,
-    refused: (error: unknown) => void,
-  ): void {
-    let pending: void | Promise<void>;
-    try {
-      pending = run();
-    } catch (error) {
-      return refused(error);
-    }
-    if (pending === undefined) return next();
-    deadlines.wait(x, pending, next, refused);
   }
 
   /** Answers a request whose async step outlived `handlerTimeout` with a `503`. */
@@ -326,32 +295,4 @@ export function createPipeline(
   }
 
   return { receive };
-}
-
-const FORM_METHODS = ['POST', ...OVERRIDE_METHODS];
-
-type Found = Extract<Match, { kind: 'found' }>;
-
-/** The guards every one of `routes` runs first, in order: the longest prefix their guard lists share. */
-function sharedGuards(routes: readonly Found[]): readonly Guard<any>[] {
-  const lists = routes.map((found) => found.route.guards ?? []);
-  const first = lists[0]!;
-  let length = 0;
-  while (length < first.length && lists.every((list) => list[length] === first[length])) length++;
-  return first.slice(0, length);
-}
-
-/** The request's Content-Type, or `undefined` when there is none or its headers cannot be read. */
-function contentType(x: Exchange): string | undefined {
-  try {
-    return x.bodyHeaders().type;
-  } catch {
-    // Two Content-Types: the body read refuses it, with the route's answer.
-    return undefined;
-  }
-}
-
-/** The request as handlers and `onError` see it: only once it has a route. */
-function requestOf(x: Exchange): Exchange | undefined {
-  return x.route === undefined ? undefined : x;
 }
