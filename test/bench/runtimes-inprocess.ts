@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ROOT } from '../support/paths.js';
 import type { Item } from './load.js';
 import { WORKLOAD } from './workload.js';
+import { answerRounds } from './rounds.js';
 
 // One fetch handler of test/runtimes/bench-apps.js driven in this process, for runtimes.ts: each
 // request a `new Request(…)` handed to the handler, its answer's body read as a server would before
@@ -67,12 +68,4 @@ async function round(): Promise<number> {
   return (used.user + used.system) / PER_ROUND;
 }
 
-process.on('message', (message: string) => {
-  if (message === 'round')
-    void round().then(
-      (cpu) => process.send!({ cpu }),
-      (error: Error) => process.send!({ error: error.message }),
-    );
-  if (message === 'exit') process.exit(0);
-});
-process.send!({ ready: true });
+answerRounds(round);
