@@ -1,12 +1,14 @@
 // JSON Schema compiled by ajv with linear-time patterns, from modules each I/O shell loads its own way.
 import { MESSAGE_KEYWORD, type SchemaError } from '../../core/schema/messages.js';
-import type { CompiledSchema, SchemaCompiler, SchemaMode } from '../../core/schema/checks.js';
+import { SchemaCompilerError, type CompiledSchema, type SchemaCompiler, type SchemaMode } from '../../core/schema/checks.js';
 import { anchoredBody, toRe2Syntax } from '../../core/schema/regexp-syntax.js';
 import type { JsonSchema } from '../../core/types.js';
 
 /** The part of an ajv instance sevenfold uses. */
-interface Ajv {
-  compile(schema: object): { (value: unknown): boolean; errors?: readonly SchemaError[] | null };
+export interface Ajv {
+  compile(schema: object): PrecompiledValidator;
+  addSchema(schema: object, key: string): unknown;
+  getSchema(key: string): PrecompiledValidator | undefined;
   addKeyword(keyword: string | object): unknown;
   removeKeyword(keyword: string): unknown;
 }
@@ -23,7 +25,7 @@ interface KeywordContext {
 }
 
 /** What RE2JS gives a compiled pattern. */
-interface Re2 {
+export interface Re2 {
   test(text: string): boolean;
   testExact(text: string): boolean;
 }
@@ -36,16 +38,50 @@ export interface AjvModules {
   readonly str: CodeTemplate;
   readonly usePattern: (cxt: KeywordContext, pattern: string) => unknown;
   readonly compileRe2: (pattern: string) => Re2;
+  /** What precompiled validators call at run time (ajv's runtime helpers, the formats, RE2 patterns). */
+  readonly runtime: () => ValidatorRuntime;
 }
+
+/**
+ * What precompiled validators (`sevenfold validators`) call at run time: ajv's helpers, ajv-formats'
+ * formats and the linear-time pattern engine, handed over by the adapter that runs them.
+ */
+export interface ValidatorRuntime {
+  readonly pattern: (pattern: string) => { test(text: string): boolean };
+  readonly formats: Readonly<Record<string, unknown>>;
+  readonly ucs2length: (text: string) => number;
+  readonly equal: (a: unknown, b: unknown) => boolean;
+  readonly uri: unknown;
+}
+
+/** A precompiled validator: ajv's, with its errors on the function after a failed call. */
+export interface PrecompiledValidator {
+  (value: unknown): boolean;
+  errors?: readonly SchemaError[] | null;
+}
+
+/**
+ * A module `sevenfold validators` generated from a table: its JSON Schemas compiled ahead of time, for runtimes
+ * that refuse code generation (Cloudflare Workers) and for a faster start. Pass it as the `validators` option.
+ */
+export type PrecompiledValidators = (runtime: ValidatorRuntime) => {
+  readonly format: 1;
+  readonly validators: Readonly<Record<string, PrecompiledValidator>>;
+};
 
 // Annotations OpenAPI documents use beside JSON Schema's own, so ajv's strict mode lets them be.
 const ANNOTATIONS = [MESSAGE_KEYWORD, 'example', 'discriminator', 'xml', 'externalDocs'];
+
+/** ajv as the adapters use it: schemas compiled as they come, or looked up in precompiled validators. */
+export interface AjvCompiler extends SchemaCompiler {
+  precompiled(validators: PrecompiledValidators): SchemaCompiler;
+}
 
 /**
  * A compiler of JSON Schema on ajv (2020-12, ajv-formats), each schema object compiled once per
  * mode; `load` is called on the first compile, so a table without schemas never needs the modules.
  */
-export function ajvCompiler(load: () => AjvModules): SchemaCompiler {
+export function ajvCompiler(load: () => AjvModules): AjvCompiler {
   let modules: AjvModules | undefined;
   const instances = new Map<SchemaMode, Ajv>();
   const compiled = new Map<SchemaMode, WeakMap<object, CompiledSchema>>();
@@ -53,39 +89,167 @@ export function ajvCompiler(load: () => AjvModules): SchemaCompiler {
   function instance(mode: SchemaMode): Ajv {
     let ajv = instances.get(mode);
     if (ajv !== undefined) return ajv;
-    const m = (modules ??= load());
-    ajv = new m.Ajv2020({
-      allErrors: true,
-      verbose: true,
-      // Text fields (query, path params, urlencoded bodies) are coerced by type, JSON never; responses are only
-      // checked.
-      coerceTypes: mode === 'text' ? 'array' : false,
-      useDefaults: mode !== 'response',
-      // Unknown keywords and formats are refused (a typo is an error), but unions of types are JSON Schema.
-      strictTypes: false,
-      strictTuples: false,
-      strictRequired: false,
-      allowUnionTypes: true,
-      logger: false,
-      code: { regExp: (pattern: string) => linearPattern(m, pattern) },
-    });
-    m.addFormats(ajv);
-    for (const keyword of ANNOTATIONS) ajv.addKeyword(keyword);
-    cheapBeforePattern(m, ajv);
+    ajv = newAjv((modules ??= load()), mode, false);
     instances.set(mode, ajv);
     return ajv;
   }
 
   return {
+    precompiled: (validators) => precompiledCompiler(() => (modules ??= load()), validators),
     compile(schema: JsonSchema, mode: SchemaMode): CompiledSchema {
       let cache = compiled.get(mode);
       if (cache === undefined) compiled.set(mode, (cache = new WeakMap()));
       const known = cache.get(schema);
       if (known !== undefined) return known;
-      const validate = instance(mode).compile(schema);
-      const check: CompiledSchema = (value) => (validate(value) ? undefined : (validate.errors ?? []));
+      let validate;
+      try {
+        validate = instance(mode).compile(schema);
+      } catch (error) {
+        if (error instanceof EvalError) throw new SchemaCompilerError(CODEGEN_REFUSED);
+        throw error;
+      }
+      const check = checkOf(validate);
       cache.set(schema, check);
       return check;
+    },
+  };
+}
+
+const CODEGEN_REFUSED =
+  'this runtime refuses code generation (`new Function`), which compiling a JSON Schema needs: generate the ' +
+  "table's validators ahead of time with `npx sevenfold validators <module> --out validators.js` and pass them " +
+  'as the `validators` option (docs/runtimes.md)';
+
+function checkOf(validate: PrecompiledValidator): CompiledSchema {
+  return (value) => (validate(value) ? undefined : (validate.errors ?? []));
+}
+
+/** An ajv instance for `mode`; `standalone` keeps each validator's source and has it call `R` for its helpers. */
+function newAjv(m: AjvModules, mode: SchemaMode, standalone: boolean): Ajv {
+  const regExp = Object.assign((pattern: string) => linearPattern(m.compileRe2, pattern), { code: 'R.pattern' });
+  const ajv = new m.Ajv2020({
+    allErrors: true,
+    verbose: true,
+    // Text fields (query, path params, urlencoded bodies) are coerced by type, JSON never; responses are only
+    // checked.
+    coerceTypes: mode === 'text' ? 'array' : false,
+    useDefaults: mode !== 'response',
+    // Unknown keywords and formats are refused (a typo is an error), but unions of types are JSON Schema.
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+    logger: false,
+    code: standalone ? { regExp, source: true, lines: true, formats: m._`R.formats` } : { regExp },
+  });
+  m.addFormats(ajv);
+  for (const keyword of ANNOTATIONS) ajv.addKeyword(keyword);
+  cheapBeforePattern(m, ajv);
+  return ajv;
+}
+
+/**
+ * The key of a schema compiled for a mode in a precompiled module: a hash of its JSON (53 bits of cyrb53), the
+ * same where the module is generated and where it is used, with no crypto module needed.
+ */
+export function schemaKey(schema: JsonSchema, mode: SchemaMode): string {
+  const text = JSON.stringify(schema);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  const hash = 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  return `${mode}:${hash.toString(36)}`;
+}
+
+/**
+ * A compiler that looks each schema up in a precompiled module instead of generating code; a schema the
+ * module lacks (it was generated from another version of the table) is refused at start-up.
+ */
+function precompiledCompiler(load: () => AjvModules, precompiled: PrecompiledValidators): SchemaCompiler {
+  let validators: Readonly<Record<string, PrecompiledValidator>> | undefined;
+  return {
+    compile(schema: JsonSchema, mode: SchemaMode): CompiledSchema {
+      if (validators === undefined) {
+        const made = typeof precompiled === 'function' ? precompiled(load().runtime()) : undefined;
+        if (made?.format !== 1)
+          throw new SchemaCompilerError(
+            'the `validators` option must be the default export of a module `sevenfold validators` generated',
+          );
+        validators = made.validators;
+      }
+      const validate = Object.hasOwn(validators, schemaKey(schema, mode)) ? validators[schemaKey(schema, mode)] : undefined;
+      if (validate === undefined)
+        throw new SchemaCompilerError(
+          `the precompiled validators have none for this schema (${mode === 'response' ? 'checked' : `read as ${mode}`}): ` +
+            'they were generated from another version of the table; run `sevenfold validators` again',
+        );
+      return checkOf(validate);
+    },
+  };
+}
+
+/** Records the schemas a table compiles, then prints them as one ES module of precompiled validators. */
+export interface ValidatorGenerator extends SchemaCompiler {
+  /** The module's text, JavaScript or TypeScript (type-checking off); `header` is its first comment's text. */
+  print(header: string, typescript: boolean): string;
+}
+
+/**
+ * The generator behind `sevenfold validators`: each schema compiled by an ajv instance with the options the
+ * adapters use, its source kept, and printed with ajv's standalone code as a module that imports nothing.
+ */
+export function validatorGenerator(
+  m: AjvModules,
+  standaloneCode: (ajv: Ajv, refs: Record<string, string>) => string,
+): ValidatorGenerator {
+  const modes = new Map<SchemaMode, { ajv: Ajv; refs: Record<string, string> }>();
+  return {
+    compile(schema: JsonSchema, mode: SchemaMode): CompiledSchema {
+      let entry = modes.get(mode);
+      if (entry === undefined) modes.set(mode, (entry = { ajv: newAjv(m, mode, true), refs: {} }));
+      const key = schemaKey(schema, mode);
+      if (!Object.hasOwn(entry.refs, key)) {
+        entry.ajv.addSchema(schema, key);
+        const validate = entry.ajv.getSchema(key);
+        if (validate === undefined) throw new Error(`ajv did not compile ${key}`);
+        entry.refs[key] = key;
+      }
+      return () => undefined;
+    },
+    print(header, typescript) {
+      const parts = [...modes].map(([mode, { ajv, refs }]) => {
+        // A module is strict already; inside a function the directive would be a stray expression.
+        const code = standaloneCode(ajv, refs).replace(/^"use strict";\n?/, '').replace(
+          /require\("ajv\/dist\/runtime\/(ucs2length|equal|uri)"\)\.default/g,
+          'R.$1',
+        );
+        const left = /require\([^)]*\)/.exec(code);
+        if (left !== null)
+          throw new Error(`the validators need ${left[0]}, which sevenfold does not hand to precompiled code`);
+        return `  // Read as ${mode}.\n  Object.assign(validators, (() => {\n    const exports = {};\n${code}\n    return exports;\n  })());`;
+      });
+      return [
+        ...header.split('\n').map((line) => `// ${line}`.trimEnd()),
+        ...(typescript
+          ? [
+              '// @ts-nocheck',
+              "import type { PrecompiledValidators } from 'sevenfold/fetch';",
+              '',
+              'const precompiled: PrecompiledValidators = (R) => {',
+            ]
+          : ['', 'export default function precompiled(R) {']),
+        '  const validators = {};',
+        ...parts,
+        '  return { format: 1, validators };',
+        typescript ? '};\nexport default precompiled;' : '}',
+        '',
+      ].join('\n');
     },
   };
 }
@@ -95,14 +259,17 @@ export function ajvCompiler(load: () => AjvModules): SchemaCompiler {
  * however written, can make a check take more than time linear in its input. A pattern anchored
  * at both ends is tested as a whole string, which RE2 does several times faster than a search.
  */
-function linearPattern(m: AjvModules, pattern: string): { test(text: string): boolean; toString(): string } {
+export function linearPattern(
+  compileRe2: (pattern: string) => Re2,
+  pattern: string,
+): { test(text: string): boolean; toString(): string } {
   const syntax = toRe2Syntax(pattern);
   const body = anchoredBody(syntax);
   if (body !== undefined) {
-    const whole = m.compileRe2(body);
+    const whole = compileRe2(body);
     return { test: (text) => whole.testExact(text), toString: () => pattern };
   }
-  const compiled = m.compileRe2(syntax);
+  const compiled = compileRe2(syntax);
   return { test: (text) => compiled.test(text), toString: () => pattern };
 }
 

@@ -56,7 +56,11 @@ export class Deadlines {
   ): void {
     const entry: Waiting = { request, expires: performance.now() + this.timeout };
     this.#waiting.add(entry);
-    this.#sweeper ??= setInterval(() => this.#sweep(), this.#tick).unref();
+    if (this.#sweeper === undefined) {
+      this.#sweeper = setInterval(() => this.#sweep(), this.#tick);
+      // Node's timer keeps the process alive unless unref'd; Web runtimes' timers are plain numbers.
+      (this.#sweeper as { unref?: () => void }).unref?.();
+    }
     Promise.resolve(step).then(
       (value) => {
         if (this.#waiting.delete(entry)) then(value);

@@ -8,9 +8,9 @@ import { bodyFormat, parseBody } from '../../core/request/parse-body.js';
 import { originUrl, splitTarget } from '../../core/request/target.js';
 import { renderError, renderMiss, renderResult, type Rendered } from '../../core/response/render.js';
 import { Reply } from '../../core/response/reply.js';
-import type { SchemaCompiler } from '../../core/schema/checks.js';
 import { tableOf, type Routable } from '../../core/table/table.js';
 import { isThenable } from '../../core/util/thenable.js';
+import type { AjvCompiler } from './ajv-compiler.js';
 import { Deadlines } from './deadlines.js';
 import { formRoutes, sharedGuards, type Found } from './form-routes.js';
 import { ABORTED, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
@@ -44,7 +44,7 @@ export interface Pipeline {
 export function createPipeline(
   source: Routable,
   options: DispatchOptions,
-  compiler: SchemaCompiler,
+  ajv: AjvCompiler,
 ): Pipeline {
   const settings = settle(options);
   const { bodyLimit, maxJsonDepth, maxUrlLength, methodOverride, crossSiteProtection, onError, trustProxy } =
@@ -52,6 +52,7 @@ export function createPipeline(
   const table = tableOf(source);
   const matcher = compile(table, { maxParamLength: settings.maxParamLength });
   // Guards, schemas and response checks, prepared once; an empty map means no route pays a lookup.
+  const compiler = options.validators === undefined ? ajv : ajv.precompiled(options.validators);
   const plans = routePlans(table, compiler, settings.checkResponses, { methodOverride, crossSiteProtection });
   const slow = new HttpError(503, `the server did not answer within ${settings.handlerTimeout} ms`);
   const deadlines = new Deadlines(settings.handlerTimeout, expire);

@@ -1,4 +1,5 @@
 // The options every adapter takes, checked once into the settings the request path reads.
+import type { PrecompiledValidators } from './ajv-compiler.js';
 import { errorPage as errorPageOf } from '../../core/response/error-page.js';
 import { PAGE_HEADERS, type ErrorPage, type ErrorPages } from '../../core/response/render.js';
 import { mergeHeaders } from '../../core/util/headers.js';
@@ -66,6 +67,12 @@ export interface DispatchOptions {
    * a JSON parse per response.
    */
   readonly checkResponses?: boolean;
+  /**
+   * The table's JSON Schemas compiled ahead of time: the default export of the module
+   * `sevenfold validators <module> --out validators.js` writes. Needed where code generation is refused
+   * (Cloudflare Workers); elsewhere it spares the start-up compile. The same checks, messages and coercion.
+   */
+  readonly validators?: PrecompiledValidators;
 }
 
 /**

@@ -22,6 +22,14 @@ export type SchemaMode = 'json' | 'text' | 'response';
  */
 export type CompiledSchema = (value: unknown) => readonly SchemaError[] | undefined;
 
+/**
+ * A compiler's refusal that is about where it runs, not about the schema (code generation forbidden,
+ * precompiled validators out of date); its message says the fix.
+ */
+export class SchemaCompilerError extends Error {
+  override readonly name = 'SchemaCompilerError';
+}
+
 /** What compiles JSON Schemas (ajv, in the adapters): the core only describes what to compile. */
 export interface SchemaCompiler {
   compile(schema: JsonSchema, mode: SchemaMode): CompiledSchema;
@@ -83,6 +91,8 @@ export function responseCheck(route: Route, compiler: SchemaCompiler): CompiledS
 }
 
 function schemaError(route: Route, part: string, error: unknown): RouteDefinitionError {
+  if (error instanceof SchemaCompilerError)
+    return new RouteDefinitionError(`route ${route.name}: its ${part} schema cannot be compiled: ${error.message}`, route);
   const reason = error instanceof Error ? error.message : String(error);
   return new RouteDefinitionError(
     `route ${route.name}: its ${part} schema is not valid JSON Schema (2020-12): ${reason}`,

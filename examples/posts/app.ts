@@ -1,5 +1,4 @@
 // How examples/posts is served on either adapter: its container, its options, its error pages.
-import { randomUUID } from 'node:crypto';
 import { container, controller, type DependencyContainer } from 'sevenfold/controllers';
 import type { Resource } from 'sevenfold';
 import type { ServeOptions } from 'sevenfold/node';
@@ -30,7 +29,7 @@ export function postsContainer(repository: PostRepository = new MemoryPostReposi
   const app = container.createChildContainer();
   app.register(POST_REPOSITORY, { useValue: repository });
   app.register(CLOCK, { useValue: () => new Date() });
-  app.register(NEW_ID, { useValue: randomUUID });
+  app.register(NEW_ID, { useValue: () => crypto.randomUUID() });
   return app;
 }
 

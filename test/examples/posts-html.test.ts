@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -10,9 +11,15 @@ import type { RawRequest, RawResponse } from '../support/http.js';
 import { ROOT } from '../support/paths.js';
 import { served } from '../support/posts.js';
 import { ADAPTERS } from '../support/servers.js';
+import { PAGE_HEADERS, STYLE, STYLE_HASH } from '../../examples/posts/views/layout.js';
 
 test('examples/posts :: the HTML side of the spec, answered the same, byte for byte, on every adapter', () =>
   sameOnEveryAdapter(postsHtmlContract));
+
+test('examples/posts :: the policy lets in the style sheet the pages carry, by its digest', () => {
+  assert.is(STYLE_HASH, `sha256-${createHash('sha256').update(STYLE).digest('base64')}`);
+  assert.ok(PAGE_HEADERS['Content-Security-Policy']!.includes(`style-src '${STYLE_HASH}'`));
+});
 
 type Json = Record<string, any>;
 

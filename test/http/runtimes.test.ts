@@ -7,8 +7,8 @@ import { serve, type Running } from '../../adapters/node.js';
 import { exchange as send, parseResponse, raw, type RawRequest, type RawResponse } from '../support/http.js';
 import { ANSWER_HEADERS } from '../support/in-process.js';
 import { ROOT } from '../support/paths.js';
-import { BROWSER_ACCEPT } from '../support/posts-html-contract.js';
-import { RUNTIME_BODY_LIMIT, runtimeApp } from '../support/runtime-apps.js';
+import { runtimeApp } from '../support/runtime-apps.js';
+import { EXCHANGES, MALFORMED, type Exchange } from '../support/runtime-exchanges.js';
 import { requireRuntimes, type Runtime } from '../support/runtimes.js';
 import { start, stop, type Started } from '../support/spawn.js';
 
@@ -19,208 +19,13 @@ import { start, stop, type Started } from '../support/spawn.js';
  * matter and the body must be the same, except for what PLATFORM_DIFFERENCES lists, each with why.
  */
 
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-const SAME_ORIGIN = {
-  Accept: BROWSER_ACCEPT,
-  'Content-Type': 'application/x-www-form-urlencoded',
-  'Sec-Fetch-Site': 'same-origin',
-  Origin: 'http://test.local',
-};
-
-interface Exchange {
-  readonly name: string;
-  /** A request, or the raw bytes of one (for what an HTTP parser should refuse). */
-  readonly request: RawRequest | string;
-  /** The status the node adapter must give, so each exchange tests what its name says. */
-  readonly status: number;
-  /** Headers the node adapter's answer must carry (a value, or a pattern). */
-  readonly headers?: Readonly<Record<string, string | RegExp>>;
-  readonly body?: RegExp;
-}
-
-/** In order: the store starts empty on each server, and each sees the same writes. */
-export const EXCHANGES: readonly Exchange[] = [
-  { name: 'index, empty', request: { path: '/posts' }, status: 200, body: /^\[\]$/ },
-  { name: 'unknown path: 404', request: { path: '/nope' }, status: 404 },
-  {
-    name: 'unknown path as a page: the HTML error page',
-    request: { path: '/nope', headers: { Accept: BROWSER_ACCEPT } },
-    status: 404,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': /default-src/ },
-    body: /^<!doctype html>/,
-  },
-  {
-    name: 'method not allowed: 405 with Allow',
-    request: { method: 'DELETE', path: '/posts' },
-    status: 405,
-    headers: { allow: /GET, HEAD, POST/ },
-  },
-  { name: 'OPTIONS', request: { method: 'OPTIONS', path: '/posts' }, status: 204, headers: { allow: /GET/ } },
-  {
-    name: 'create: 201 with Location',
-    request: {
-      method: 'POST',
-      path: '/posts',
-      headers: JSON_TYPE,
-      body: '{"id":"first","title":"Hello","body":"é ✓"}',
-    },
-    status: 201,
-    headers: { location: '/posts/first' },
-  },
-  {
-    name: 'create without a title: 422 with field errors',
-    request: { method: 'POST', path: '/posts', headers: JSON_TYPE, body: '{"body":"no title"}' },
-    status: 422,
-    headers: { 'content-type': /^application\/problem\+json/ },
-    body: /"title":\["is required"\]/,
-  },
-  {
-    name: 'a generated id',
-    request: { method: 'POST', path: '/posts', headers: JSON_TYPE, body: '{"title":"Second"}' },
-    status: 201,
-    headers: { location: '/posts/gen-1' },
-  },
-  { name: 'HEAD', request: { method: 'HEAD', path: '/posts/first' }, status: 200, body: /^$/ },
-  { name: 'show, percent-escaped', request: { path: '/posts/fir%73t' }, status: 200, body: /"Hello"/ },
-  { name: 'an escaped UTF-8 id: 404', request: { path: '/posts/caf%C3%A9' }, status: 404 },
-  { name: 'a bad escape', request: { path: '/posts/%E0%A4%A' }, status: 400 },
-  {
-    name: 'query parsed and checked',
-    request: { path: '/posts?limit=1&offset=1' },
-    status: 200,
-    body: /"gen-1"/,
-  },
-  { name: 'query refused: 400', request: { path: '/posts?limit=abc' }, status: 400 },
-  {
-    name: 'the page of a post (page headers)',
-    request: { path: '/posts/first', headers: { Accept: BROWSER_ACCEPT } },
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'x-content-type-options': 'nosniff' },
-    body: /<h1>Hello<\/h1>/,
-  },
-  {
-    name: 'a form PUT through _method: 303',
-    request: {
-      method: 'POST',
-      path: '/posts/first',
-      headers: SAME_ORIGIN,
-      body: '_method=PUT&title=Edited&body=x',
-    },
-    status: 303,
-    headers: { location: '/posts/first' },
-  },
-  {
-    name: 'a refused form: 422, the form again',
-    request: { method: 'POST', path: '/posts', headers: SAME_ORIGIN, body: 'title=+++' },
-    status: 422,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-  },
-  {
-    name: 'a cross-site form: 403',
-    request: {
-      method: 'POST',
-      path: '/posts/first',
-      headers: { ...SAME_ORIGIN, 'Sec-Fetch-Site': 'cross-site' },
-      body: '_method=DELETE',
-    },
-    status: 403,
-  },
-  {
-    name: 'over bodyLimit: 413',
-    request: {
-      method: 'POST',
-      path: '/posts',
-      headers: JSON_TYPE,
-      body: JSON.stringify({ title: 't', body: 'b'.repeat(RUNTIME_BODY_LIMIT) }),
-    },
-    status: 413,
-  },
-  {
-    name: 'unsupported media type: 415',
-    request: { method: 'POST', path: '/posts', headers: { 'Content-Type': 'text/plain' }, body: 'x' },
-    status: 415,
-  },
-  {
-    name: 'malformed JSON: 400',
-    request: { method: 'POST', path: '/posts', headers: JSON_TYPE, body: '{"title":' },
-    status: 400,
-  },
-  { name: 'destroy', request: { method: 'DELETE', path: '/posts/gen-1' }, status: 204 },
-  { name: 'index at the end', request: { path: '/posts' }, status: 200, body: /"Edited"/ },
-];
-
-/**
- * Malformed requests, as raw bytes (from test/http/hostile-framing.test.ts), and two well-formed
- * ones in rarer framing: node:http's parser refuses the malformed and the node adapter answers its
- * problem+json 400; Bun's and Deno's servers answer some of them themselves, before the handler.
- */
-export const MALFORMED: readonly Exchange[] = [
-  { name: 'no Host on HTTP/1.1', request: 'GET /posts HTTP/1.1\r\nConnection: close\r\n\r\n', status: 400 },
-  {
-    name: 'two Host headers',
-    request: 'GET /posts HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n',
-    status: 400,
-  },
-  {
-    name: 'Content-Length with Transfer-Encoding',
-    request:
-      'POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n',
-    status: 400,
-  },
-  {
-    name: 'two different Content-Lengths',
-    request:
-      'POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 20\r\nConnection: close\r\n\r\n{}',
-    status: 400,
-  },
-  {
-    name: 'bad chunk size',
-    request:
-      'POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
-    status: 400,
-  },
-  {
-    name: 'Content-Length not a number',
-    request:
-      'POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\nConnection: close\r\n\r\n{}',
-    status: 400,
-  },
-  {
-    name: 'invalid method token',
-    request: 'G@T /posts HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    status: 400,
-  },
-  {
-    name: 'invalid header name',
-    request: 'GET /posts HTTP/1.1\r\nHost: x\r\nBad Header: v\r\nConnection: close\r\n\r\n',
-    status: 400,
-  },
-  {
-    name: 'unknown HTTP version',
-    request: 'GET /posts HTTP/9.9\r\nHost: x\r\nConnection: close\r\n\r\n',
-    status: 400,
-  },
-  {
-    name: 'a chunked body',
-    request:
-      'POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\n{"tit\r\n9\r\nle":"ch"}\r\n0\r\n\r\n',
-    status: 201,
-    headers: { location: '/posts/gen-2' },
-  },
-  {
-    name: 'a request line in absolute form',
-    request: 'GET http://test.local/posts/first HTTP/1.1\r\nHost: test.local\r\nConnection: close\r\n\r\n',
-    status: 200,
-  },
-];
-
 /**
  * Where a runtime must answer otherwise than node:http, and why: the fields (`status`, `body`, a
  * header) and what the runtime gives for each, a value or a pattern. A difference not listed fails,
  * and so does a listed one that is gone. docs/runtimes.md "What differs" says the same.
  */
 export interface PlatformDifference {
-  readonly runtime: 'bun' | 'deno';
+  readonly runtime: 'bun' | 'deno' | 'workerd';
   readonly exchange: string;
   readonly answer: Readonly<Record<string, string | number | undefined | RegExp>>;
   readonly why: string;
@@ -231,7 +36,7 @@ const BARE = { body: '', 'content-type': undefined, vary: undefined } as const;
 
 /** The same refusal by the runtime's HTTP parser for each of `exchanges`. */
 function refusedBy(
-  runtime: 'bun' | 'deno',
+  runtime: PlatformDifference['runtime'],
   why: string,
   exchanges: string[],
   answer = {},
@@ -276,14 +81,62 @@ export const PLATFORM_DIFFERENCES: readonly PlatformDifference[] = [
       'Deno serves an HTTP/1.1 request without Host, its URL on localhost; a Request carries no HTTP version, ' +
       'so toFetch cannot tell it from `new Request(url)` in a test',
   },
+  ...refusedBy('workerd', "workerd's HTTP parser answers a bare 400 itself", ['no Host on HTTP/1.1'], {
+    body: 'Bad Request',
+  }),
+  ...refusedBy('workerd', "workerd's HTTP parser answers a bare 400 itself", ['invalid header name'], {
+    body: 'ERROR: The headers sent by your client are not valid.',
+    'content-type': 'text/plain',
+  }),
+  ...refusedBy('workerd', "workerd's HTTP parser answers a bare 501 itself", ['invalid method token'], {
+    status: 501,
+    body: 'ERROR: Unrecognized request method.',
+    'content-type': 'text/plain',
+  }),
+  ...refusedBy(
+    'workerd',
+    "Miniflare's entry worker, in front of the app, fails on what workerd's parser lets through (500)",
+    [
+      'two Host headers',
+      'two different Content-Lengths',
+      'Content-Length not a number',
+      'a request line in absolute form',
+    ],
+    { status: 500, body: 'Internal Server Error' },
+  ),
+  {
+    runtime: 'workerd',
+    exchange: 'bad chunk size',
+    answer: {
+      status: 500,
+      body: /^Error: The Workers runtime canceled this request/,
+      'content-type': 'text/plain;charset=UTF-8',
+      vary: undefined,
+    },
+    why: "workerd's body stream neither ends nor fails after a bad chunk, and the runtime cancels the request as hung",
+  },
+  {
+    runtime: 'workerd',
+    exchange: 'Content-Length with Transfer-Encoding',
+    answer: { body: /the request body is empty/ },
+    why: 'workerd lets Transfer-Encoding win and hands over the body it framed, so the app, not the parser, answers 400',
+  },
+  {
+    runtime: 'workerd',
+    exchange: 'unknown HTTP version',
+    answer: { status: 200, body: /^\[\{"id":"first"/, 'content-type': 'application/json; charset=utf-8' },
+    why: 'workerd serves a request line of HTTP/1.2; a Request carries no HTTP version for toFetch to refuse',
+  },
 ];
 
 type Fields = Record<string, string | number | undefined>;
 
 /** One answer to a request or to raw bytes; a connection closed without an answer is status 0. */
 async function ask(url: string, request: RawRequest | string): Promise<RawResponse> {
-  if (typeof request !== 'string') return raw(url, request);
-  const text = await send(url, request).catch((error: Error) => `closed: ${error.message}`);
+  // The first whole answer, not the close: workerd keeps a connection open after `Connection: close`.
+  if (typeof request !== 'string') return raw(url, request, true);
+  const first = { head: request.startsWith('HEAD ') };
+  const text = await send(url, request, 5000, first).catch((error: Error) => `closed: ${error.message}`);
   return text.startsWith('HTTP/') ? parseResponse(text) : { status: 0, headers: {}, body: text, wire: text };
 }
 
@@ -336,7 +189,7 @@ function differences(
 interface Servers {
   node?: Running;
   others: Array<{ runtime: Runtime; started: Started }>;
-  found?: { bun: Runtime; deno: Runtime };
+  found?: { bun: Runtime; deno: Runtime; workerd: Runtime };
 }
 
 /** Sends `exchanges` in order to node and the other runtimes; what differs beyond PLATFORM_DIFFERENCES. */
@@ -370,26 +223,29 @@ async function compare(
   return problems;
 }
 
-const runtimes = suite<Servers>('toFetch on Bun and Deno, examples/posts', { others: [] });
+const runtimes = suite<Servers>('toFetch on Bun, Deno and workerd, examples/posts', { others: [] });
 
 runtimes.before(async (context) => {
   context.found = requireRuntimes(
-    ['bun', 'deno'] as const,
-    'the Bun and Deno servers (test/http/runtimes.test.ts)',
+    ['bun', 'deno', 'workerd'] as const,
+    'the Bun, Deno and workerd servers (test/http/runtimes.test.ts)',
   );
   if (context.found === undefined) return;
   const { source, options } = runtimeApp('posts');
   const env = { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', POSTS_TOKEN: '' };
-  const { bun, deno } = context.found;
-  const [node, onBun, onDeno] = await Promise.all([
+  const { bun, deno, workerd } = context.found;
+  const [node, onBun, onDeno, onWorkerd] = await Promise.all([
     serve(source, { ...options, port: 0, host: '127.0.0.1' }),
     start(bun.bin, ['test/runtimes/serve-bun.js', 'posts'], env),
     start(deno.bin, ['run', '-A', '--node-modules-dir=manual', 'test/runtimes/serve-deno.js', 'posts'], env),
+    // Miniflare runs workerd from Node, after bundling the app and precompiling its validators.
+    start(process.execPath, ['test/runtimes/serve-workerd.js', 'posts'], env),
   ]);
   context.node = node;
   context.others = [
     { runtime: bun, started: onBun },
     { runtime: deno, started: onDeno },
+    { runtime: workerd, started: onWorkerd },
   ];
 });
 

@@ -74,8 +74,31 @@ export function chunked(parts: readonly string[]): string {
   return parts.map((p) => `${Buffer.byteLength(p).toString(16)}\r\n${p}\r\n`).join('') + '0\r\n\r\n';
 }
 
-/** Sends raw bytes to a server and resolves with everything it answers before closing. */
-export function exchange(url: string, bytes: Buffer | string, timeoutMs = 5000): Promise<string> {
+/**
+ * Whether `text` holds one whole answer: its head, and the body its Content-Length or last chunk bounds (none
+ * for a `HEAD`, a 1xx, 204 or 304); an answer bounded by the close is whole only at the end.
+ */
+function wholeAnswer(text: string, head: boolean): boolean {
+  const split = text.indexOf('\r\n\r\n');
+  if (split === -1) return false;
+  const top = text.slice(0, split).toLowerCase();
+  const status = Number(/^http\/1\.[01] (\d{3})/.exec(top)?.[1]);
+  if (head || status < 200 || status === 204 || status === 304) return true;
+  const length = /\r\ncontent-length: *(\d+)/.exec(top)?.[1];
+  if (length !== undefined) return text.length - split - 4 >= Number(length);
+  return /\r\ntransfer-encoding: *chunked/.test(top) && text.endsWith('\r\n0\r\n\r\n');
+}
+
+/**
+ * Sends raw bytes to a server and resolves with everything it answers before closing; with `first`, as soon as
+ * one whole answer has come, for a server that keeps the connection open after `Connection: close` (workerd).
+ */
+export function exchange(
+  url: string,
+  bytes: Buffer | string,
+  timeoutMs = 5000,
+  first?: { readonly head: boolean },
+): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -84,7 +107,15 @@ export function exchange(url: string, bytes: Buffer | string, timeoutMs = 5000):
       socket.destroy();
       reject(new Error(`no complete answer within ${timeoutMs} ms`));
     }, timeoutMs);
-    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      if (first === undefined) return;
+      const text = Buffer.concat(chunks).toString('latin1');
+      if (!wholeAnswer(text, first.head)) return;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(text);
+    });
     socket.on('error', (error) => {
       clearTimeout(timer);
       // A reset after the answer arrived still leaves a usable answer.
@@ -116,8 +147,9 @@ export function parseResponse(text: string): RawResponse {
 }
 
 /** One request over a fresh connection, answered and parsed. */
-export async function raw(url: string, request: RawRequest): Promise<RawResponse> {
-  return parseResponse(await exchange(url, requestText(request)));
+export async function raw(url: string, request: RawRequest, first = false): Promise<RawResponse> {
+  const head = request.method === 'HEAD';
+  return parseResponse(await exchange(url, requestText(request), 5000, first ? { head } : undefined));
 }
 
 /** The parsed JSON body of a response. */

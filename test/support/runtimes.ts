@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { ROOT } from './paths.js';
 
 /**
- * The runtimes the tests serve a table on besides the Node running them: Bun, Deno, Node 22 and 24,
+ * The runtimes the tests serve a table on besides the Node running them: Bun, Deno, workerd, Node 22 and 24,
  * from test/runtimes/ (`npm run runtimes`, a package of its own that the root `npm install` never
  * installs). Each binary comes from the npm package that carries it for this platform, read directly,
  * so nothing depends on an install script having run.
  */
-export type RuntimeName = 'bun' | 'deno' | 'node22' | 'node24';
+export type RuntimeName = 'bun' | 'deno' | 'workerd' | 'node22' | 'node24';
 
 export interface Runtime {
   readonly name: RuntimeName;
@@ -37,6 +37,8 @@ function candidates(name: RuntimeName): string[] {
       ];
     case 'deno':
       return [`@deno/${platform}-${arch}-glibc/deno${exe}`, `@deno/${platform}-${arch}/deno${exe}`];
+    case 'workerd':
+      return [`@cloudflare/workerd-${platform === 'win32' ? 'windows' : platform}-${arch === 'x64' ? '64' : arch}/bin/workerd${exe}`];
     case 'node22':
     case 'node24':
       return [`${name}-${platform}-${arch}/bin/node${exe}`, `${name}-${platform}-${arch}/node${exe}`];

@@ -1,12 +1,11 @@
 // The site's layout: one HTML page around every view and error page, escaped by default.
-import { createHash } from 'node:crypto';
 import { html, trustedHtml, type HttpError, type Html, type HtmlValue, type Result } from 'sevenfold';
 import type { PostsPaths } from '../routes.js';
 
 // Markup in this folder is kept as written (prettier leaves html`…` alone): it is what a person reads.
 
 /** The whole style sheet: small enough to send inline with every page, so a page is one request. */
-const STYLE = `
+export const STYLE = `
 :root { color-scheme: light; font-family: system-ui, sans-serif; line-height: 1.5; color: #1b1b1b; background: #fff; }
 body { margin: 0; }
 header, main { max-width: 42rem; margin: 0 auto; padding: 0 1rem; }
@@ -33,11 +32,17 @@ button.danger { background: #a4001d; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
+/**
+ * The style sheet's digest for the policy, written out so the module needs no crypto library at start-up (a
+ * Worker has no synchronous one); test/examples/posts-pages.test.ts checks it is the digest of `STYLE`.
+ */
+export const STYLE_HASH = 'sha256-B8wPUzbzeNV/jg4hV37yTMWPVJM/iGxQku5C4ApXf4M=';
+
 // The pages run no script at all; the policy says so, and lets in only this style sheet and same-origin
 // forms.
 const POLICY = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  `style-src '${STYLE_HASH}'`,
   "form-action 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
