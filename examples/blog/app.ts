@@ -1,5 +1,4 @@
 // examples/blog: posts with publish and search, comments nested shallow, a singular profile, under /blog.
-import { randomUUID } from 'node:crypto';
 import { HttpError, paths, prefix, resource, singular, unreachableIds, type Form } from 'sevenfold';
 import { BlogRepository, type Comment, type Post, type Profile } from './repository.js';
 import { BLOG_PREFIX, COMMENT_SCHEMAS, POST_SCHEMAS, PROFILE_SCHEMAS } from './schema.js';
@@ -44,7 +43,11 @@ interface Views {
  * `unreachableIds(table, posts)`, but only the table is served.
  */
 export function blogApp(options: BlogOptions = {}) {
-  const { repository = new BlogRepository(), now = () => new Date(), newId = randomUUID } = options;
+  const {
+    repository = new BlogRepository(),
+    now = () => new Date(),
+    newId = () => crypto.randomUUID(),
+  } = options;
   // Both are filled in once the table exists; no handler runs before that.
   let views!: Views;
   let unreachable: ReadonlySet<string> = new Set();

@@ -8,7 +8,9 @@ import { blog } from '../../examples/blog/table.js';
 import { exchanges, sameWires } from '../support/wires.js';
 import { expectProblem, json, type RawRequest, type RawResponse } from '../support/http.js';
 import { ROOT } from '../support/paths.js';
+import { requireRuntimes } from '../support/runtimes.js';
 import { start, stop } from '../support/spawn.js';
+import { main } from '../../adapters/cli.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const FORM_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -59,10 +61,16 @@ function sentPaths(response: RawResponse): string[] {
 }
 
 /** The blog's JSON contract against one server whose store starts empty; returns every response's bytes. */
-async function blogContract(url: string): Promise<{ wires: string[]; sent: string[] }> {
+async function blogContract(url: string, deterministic = true): Promise<{ wires: string[]; sent: string[] }> {
   const sent: string[] = [];
+  // The n-th generated id: `gen-n` from deterministicBlog(), a UUID from the app as it runs.
+  const generatedId = (id: unknown, n: number): string => {
+    if (deterministic) assert.is(id, `gen-${n}`);
+    else assert.match(String(id), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    return id as string;
+  };
   const { wires, expect } = exchanges(url, {
-    deterministic: true,
+    deterministic,
     onExchange: (_, response) => sent.push(...sentPaths(response)),
   });
   const problem = async (request: RawRequest, status: number, detail?: RegExp) => {
@@ -87,9 +95,9 @@ async function blogContract(url: string): Promise<{ wires: string[]; sent: strin
     sendJson('POST', p.posts.create(), { title: 'On search', body: 'How SEARCH works.' }),
     201,
   );
-  assert.is(json(generated).id, 'gen-1');
-  assert.is(generated.headers.location, p.posts.show({ post_id: 'gen-1' }));
-  assert.equal(json(generated).links, postLinks('gen-1'));
+  const gen1 = generatedId(json(generated).id, 1);
+  assert.is(generated.headers.location, p.posts.show({ post_id: gen1 }));
+  assert.equal(json(generated).links, postLinks(gen1));
 
   const taken = await problem(sendJson('POST', p.posts.create(), { id: 'hello', title: 't' }), 409);
   assert.equal(taken.errors, { id: ['is taken by another post'] });
@@ -103,8 +111,8 @@ async function blogContract(url: string): Promise<{ wires: string[]; sent: strin
 
   assert.equal(json(await expect({ path: p.posts.show({ post_id: 'hello' }) }, 200)), hello);
   await problem({ path: p.posts.show({ post_id: 'nope' }) }, 404, /no post with id "nope"/);
-  assert.equal(ids(await expect({ path: p.posts.index() }, 200)), ['hello', 'gen-1']);
-  assert.equal(ids(await expect({ path: p.posts.search(undefined, { q: 'search' }) }, 200)), ['gen-1']);
+  assert.equal(ids(await expect({ path: p.posts.index() }, 200)), ['hello', gen1]);
+  assert.equal(ids(await expect({ path: p.posts.search(undefined, { q: 'search' }) }, 200)), [gen1]);
   assert.equal(ids(await expect({ path: p.posts.search(undefined, { q: 'THE FIRST' }) }, 200)), ['hello']);
   assert.equal((await problem({ path: p.posts.search() }, 400)).errors, { q: ['is required'] });
 
@@ -172,39 +180,37 @@ async function blogContract(url: string): Promise<{ wires: string[]; sent: strin
     201,
   );
   const nice = json(comment);
-  assert.is(nice.id, 'gen-2');
-  assert.is(comment.headers.location, p.comments.show({ comment_id: 'gen-2' }));
+  const gen2 = generatedId(nice.id, 2);
+  assert.is(comment.headers.location, p.comments.show({ comment_id: gen2 }));
   assert.equal([nice.postId, nice.author, nice.body], ['hello', 'Ann', 'Nice post.']);
-  assert.equal(nice.links, commentLinks('gen-2', 'hello'));
+  assert.equal(nice.links, commentLinks(gen2, 'hello'));
   const anonymous = json(
     await expect(sendJson('POST', p.comments.create({ post_id: 'hello' }), { body: 'Me too.' }), 201),
   );
-  assert.equal([anonymous.id, anonymous.author], ['gen-3', 'anonymous']);
+  const gen3 = generatedId(anonymous.id, 3);
+  assert.is(anonymous.author, 'anonymous');
   await problem(sendJson('POST', p.comments.create({ post_id: 'nope' }), { body: 'x' }), 404);
   const empty = await problem(sendJson('POST', p.comments.create({ post_id: 'hello' }), {}), 422);
   assert.equal(empty.errors, { body: ['is required'] });
-  assert.equal(ids(await expect({ path: p.comments.index({ post_id: 'hello' }) }, 200)), ['gen-2', 'gen-3']);
-  assert.equal(json(await expect({ path: p.comments.index({ post_id: 'gen-1' }) }, 200)), []);
+  assert.equal(ids(await expect({ path: p.comments.index({ post_id: 'hello' }) }, 200)), [gen2, gen3]);
+  assert.equal(json(await expect({ path: p.comments.index({ post_id: gen1 }) }, 200)), []);
   await problem({ path: p.comments.index({ post_id: 'nope' }) }, 404);
-  assert.equal(json(await expect({ path: p.comments.show({ comment_id: 'gen-2' }) }, 200)), nice);
-  assert.equal(json(await expect({ path: p.comments.edit({ comment_id: 'gen-2' }) }, 200)), {
-    id: 'gen-2',
+  assert.equal(json(await expect({ path: p.comments.show({ comment_id: gen2 }) }, 200)), nice);
+  assert.equal(json(await expect({ path: p.comments.edit({ comment_id: gen2 }) }, 200)), {
+    id: gen2,
     body: 'Nice post.',
-    form: p.comments.update.form({ comment_id: 'gen-2' }),
+    form: p.comments.update.form({ comment_id: gen2 }),
   });
   const nicer = json(
-    await expect(sendJson('PUT', p.comments.update({ comment_id: 'gen-2' }), { body: 'Nicer post.' }), 200),
+    await expect(sendJson('PUT', p.comments.update({ comment_id: gen2 }), { body: 'Nicer post.' }), 200),
   );
-  assert.equal(
-    [nicer.author, nicer.body, nicer.links],
-    ['Ann', 'Nicer post.', commentLinks('gen-2', 'hello')],
-  );
+  assert.equal([nicer.author, nicer.body, nicer.links], ['Ann', 'Nicer post.', commentLinks(gen2, 'hello')]);
   // Shallow: a comment's own routes are not nested, and comments take no PATCH.
   await problem({ path: `${p.comments.index({ post_id: 'hello' })}/gen-2` }, 404);
-  await problem(sendJson('PATCH', p.comments.update({ comment_id: 'gen-2' }), { body: 'x' }), 405);
-  await expect({ method: 'DELETE', path: p.comments.destroy({ comment_id: 'gen-3' }) }, 204);
-  await problem({ path: p.comments.show({ comment_id: 'gen-3' }) }, 404);
-  await problem({ method: 'DELETE', path: p.comments.destroy({ comment_id: 'gen-3' }) }, 404);
+  await problem(sendJson('PATCH', p.comments.update({ comment_id: gen2 }), { body: 'x' }), 405);
+  await expect({ method: 'DELETE', path: p.comments.destroy({ comment_id: gen3 }) }, 204);
+  await problem({ path: p.comments.show({ comment_id: gen3 }) }, 404);
+  await problem({ method: 'DELETE', path: p.comments.destroy({ comment_id: gen3 }) }, 404);
 
   // The profile: one, never named by id.
   await problem({ path: p.profile.show() }, 404, /no profile/);
@@ -225,10 +231,10 @@ async function blogContract(url: string): Promise<{ wires: string[]; sent: strin
 
   // Deleting a post deletes its comments.
   await expect({ method: 'DELETE', path: p.posts.destroy({ post_id: 'hello' }) }, 204);
-  await problem({ path: p.comments.show({ comment_id: 'gen-2' }) }, 404);
+  await problem({ path: p.comments.show({ comment_id: gen2 }) }, 404);
   await problem({ path: p.comments.index({ post_id: 'hello' }) }, 404);
   await problem({ method: 'DELETE', path: p.posts.destroy({ post_id: 'hello' }) }, 404);
-  assert.equal(ids(await expect({ path: p.posts.index() }, 200)), ['gen-1']);
+  assert.equal(ids(await expect({ path: p.posts.index() }, 200)), [gen1]);
   // Nothing is served outside the prefix.
   await problem({ path: '/posts' }, 404);
   return { wires, sent };
@@ -276,6 +282,40 @@ test('examples/blog :: main.ts serves the table on PORT and prints where', async
   } finally {
     assert.equal(await stop(server), [0, null]);
   }
+});
+
+test('examples/blog :: runs as a Worker on workerd (`npm run start:worker`) and keeps the contract', async () => {
+  if (
+    requireRuntimes(['workerd'] as const, 'examples/blog as a Worker (test/examples/blog.test.ts)') ===
+    undefined
+  )
+    return;
+  const server = await start(process.execPath, ['build/examples/blog/serve-worker.js'], { PORT: '0' });
+  try {
+    const { sent } = await blogContract(server.url, false);
+    assert.ok(sent.length > 20, `only ${sent.length} links seen`);
+  } finally {
+    assert.equal(await stop(server), [0, null]);
+  }
+});
+
+test('examples/blog/validators.ts :: is what `sevenfold validators` makes of the table (`npm run docs` regenerates it)', async () => {
+  let out = '';
+  const code = await main(['validators', 'build/examples/blog/table.js'], {
+    out: (text) => (out += text),
+    err: () => {},
+    cwd: ROOT,
+  });
+  assert.is(code, 0);
+  const committed = readFileSync(join(ROOT, 'examples/blog/validators.ts'), 'utf8');
+  // The committed file is the TypeScript flavour: the same validators between the same header and footer.
+  const body = (text: string) =>
+    text.slice(text.indexOf('  const validators = {};'), text.lastIndexOf('  return {'));
+  assert.is(
+    body(committed),
+    body(out),
+    'examples/blog/validators.ts is stale: run `npm run docs` to regenerate it',
+  );
 });
 
 test('docs/blog-routes.md :: is the listing of examples/blog (run `npm run docs` to regenerate)', () => {
