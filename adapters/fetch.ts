@@ -6,6 +6,7 @@ import { ajvCompiler } from './web/bundled-ajv.js';
 import { FetchRequest } from './web/fetch-request.js';
 
 export type { DispatchOptions } from './pipeline/settings.js';
+export type { PrecompiledValidators } from './pipeline/ajv-compiler.js';
 
 /** A Web-standard handler: what `Bun.serve`, `Deno.serve` and a Worker's `fetch` take. */
 export type FetchHandler = (request: Request, ...platform: unknown[]) => Promise<Response>;

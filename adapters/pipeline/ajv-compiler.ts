@@ -1,6 +1,11 @@
 // JSON Schema compiled by ajv with linear-time patterns, from modules each I/O shell loads its own way.
 import { MESSAGE_KEYWORD, type SchemaError } from '../../core/schema/messages.js';
-import { SchemaCompilerError, type CompiledSchema, type SchemaCompiler, type SchemaMode } from '../../core/schema/checks.js';
+import {
+  SchemaCompilerError,
+  type CompiledSchema,
+  type SchemaCompiler,
+  type SchemaMode,
+} from '../../core/schema/checks.js';
 import { anchoredBody, toRe2Syntax } from '../../core/schema/regexp-syntax.js';
 import type { JsonSchema } from '../../core/types.js';
 
@@ -126,7 +131,9 @@ function checkOf(validate: PrecompiledValidator): CompiledSchema {
 
 /** An ajv instance for `mode`; `standalone` keeps each validator's source and has it call `R` for its helpers. */
 function newAjv(m: AjvModules, mode: SchemaMode, standalone: boolean): Ajv {
-  const regExp = Object.assign((pattern: string) => linearPattern(m.compileRe2, pattern), { code: 'R.pattern' });
+  const regExp = Object.assign((pattern: string) => linearPattern(m.compileRe2, pattern), {
+    code: 'R.pattern',
+  });
   const ajv = new m.Ajv2020({
     allErrors: true,
     verbose: true,
@@ -183,7 +190,9 @@ function precompiledCompiler(load: () => AjvModules, precompiled: PrecompiledVal
           );
         validators = made.validators;
       }
-      const validate = Object.hasOwn(validators, schemaKey(schema, mode)) ? validators[schemaKey(schema, mode)] : undefined;
+      const validate = Object.hasOwn(validators, schemaKey(schema, mode))
+        ? validators[schemaKey(schema, mode)]
+        : undefined;
       if (validate === undefined)
         throw new SchemaCompilerError(
           `the precompiled validators have none for this schema (${mode === 'response' ? 'checked' : `read as ${mode}`}): ` +
@@ -225,13 +234,14 @@ export function validatorGenerator(
     print(header, typescript) {
       const parts = [...modes].map(([mode, { ajv, refs }]) => {
         // A module is strict already; inside a function the directive would be a stray expression.
-        const code = standaloneCode(ajv, refs).replace(/^"use strict";\n?/, '').replace(
-          /require\("ajv\/dist\/runtime\/(ucs2length|equal|uri)"\)\.default/g,
-          'R.$1',
-        );
+        const code = standaloneCode(ajv, refs)
+          .replace(/^"use strict";\n?/, '')
+          .replace(/require\("ajv\/dist\/runtime\/(ucs2length|equal|uri)"\)\.default/g, 'R.$1');
         const left = /require\([^)]*\)/.exec(code);
         if (left !== null)
-          throw new Error(`the validators need ${left[0]}, which sevenfold does not hand to precompiled code`);
+          throw new Error(
+            `the validators need ${left[0]}, which sevenfold does not hand to precompiled code`,
+          );
         return `  // Read as ${mode}.\n  Object.assign(validators, (() => {\n    const exports = {};\n${code}\n    return exports;\n  })());`;
       });
       return [

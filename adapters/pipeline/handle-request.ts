@@ -41,11 +41,7 @@ export interface Pipeline {
  * next; every refusal and failure leaves through `fail`, every answer through `answer`. A
  * request that needs no body and whose handler answers at once is served without a promise.
  */
-export function createPipeline(
-  source: Routable,
-  options: DispatchOptions,
-  ajv: AjvCompiler,
-): Pipeline {
+export function createPipeline(source: Routable, options: DispatchOptions, ajv: AjvCompiler): Pipeline {
   const settings = settle(options);
   const { bodyLimit, maxJsonDepth, maxUrlLength, methodOverride, crossSiteProtection, onError, trustProxy } =
     settings;

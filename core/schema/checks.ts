@@ -92,7 +92,10 @@ export function responseCheck(route: Route, compiler: SchemaCompiler): CompiledS
 
 function schemaError(route: Route, part: string, error: unknown): RouteDefinitionError {
   if (error instanceof SchemaCompilerError)
-    return new RouteDefinitionError(`route ${route.name}: its ${part} schema cannot be compiled: ${error.message}`, route);
+    return new RouteDefinitionError(
+      `route ${route.name}: its ${part} schema cannot be compiled: ${error.message}`,
+      route,
+    );
   const reason = error instanceof Error ? error.message : String(error);
   return new RouteDefinitionError(
     `route ${route.name}: its ${part} schema is not valid JSON Schema (2020-12): ${reason}`,

@@ -11,7 +11,8 @@ export function postsToken(env: NodeJS.ProcessEnv = globalThis.process?.env ?? {
 
 const utf8 = new TextEncoder();
 // Web Crypto, which every runtime has, rather than node:crypto, so the app also runs as a Worker.
-const digest = async (text: string) => new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(text)));
+const digest = async (text: string) =>
+  new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(text)));
 
 // Digests have one length, and every byte is compared, so the time taken says nothing about the token sent.
 const matches = async (token: string): Promise<boolean> => {

@@ -97,7 +97,13 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
     'adapters/signals.ts',
   ],
   'adapters/polka.ts': ['adapters/http/'],
-  'adapters/cli.ts': ['core/table/', 'core/matcher/', 'core/openapi/'],
+  'adapters/cli.ts': [
+    'core/table/',
+    'core/matcher/',
+    'core/openapi/',
+    'core/schema/',
+    'adapters/http/ajv.ts',
+  ],
   'adapters/bin.ts': ['adapters/cli.ts'],
 };
 

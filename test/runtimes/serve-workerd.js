@@ -20,11 +20,14 @@ const fail = (text) => {
 // The module that exports each app's table, for `sevenfold validators`.
 const TABLES = { posts: 'build/examples/posts/table.js' };
 const validators = join(work, 'validators.js');
-const code = await main(['validators', TABLES[name] ?? fail(`no table module for ${name}\n`), '--out', validators], {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  cwd: root,
-});
+const code = await main(
+  ['validators', TABLES[name] ?? fail(`no table module for ${name}\n`), '--out', validators],
+  {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    cwd: root,
+  },
+);
 if (code !== 0) fail(`sevenfold validators failed (${code})\n`);
 
 // The app is made on the first request: a Worker may not generate random values at start-up.

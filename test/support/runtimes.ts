@@ -38,7 +38,9 @@ function candidates(name: RuntimeName): string[] {
     case 'deno':
       return [`@deno/${platform}-${arch}-glibc/deno${exe}`, `@deno/${platform}-${arch}/deno${exe}`];
     case 'workerd':
-      return [`@cloudflare/workerd-${platform === 'win32' ? 'windows' : platform}-${arch === 'x64' ? '64' : arch}/bin/workerd${exe}`];
+      return [
+        `@cloudflare/workerd-${platform === 'win32' ? 'windows' : platform}-${arch === 'x64' ? '64' : arch}/bin/workerd${exe}`,
+      ];
     case 'node22':
     case 'node24':
       return [`${name}-${platform}-${arch}/bin/node${exe}`, `${name}-${platform}-${arch}/node${exe}`];

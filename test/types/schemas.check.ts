@@ -15,6 +15,10 @@ import {
   type Request,
 } from '../../core/index.js';
 
+import { toFetch, type PrecompiledValidators } from '../../adapters/fetch.js';
+import { blog } from '../../examples/blog/table.js';
+import blogValidators from '../../examples/blog/validators.js';
+
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
 
@@ -211,3 +215,9 @@ resource(
     },
   },
 );
+
+// Precompiled validators: the generated module's default export is the option's type, nothing else is.
+type _generated = Expect<Equal<typeof blogValidators, PrecompiledValidators>>;
+toFetch(blog, { validators: blogValidators });
+// @ts-expect-error validators is the generated module's default export, not a record of functions
+toFetch(blog, { validators: { 'json:1': () => true } });
