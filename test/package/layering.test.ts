@@ -102,7 +102,7 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
     'core/matcher/',
     'core/openapi/',
     'core/schema/',
-    'adapters/http/ajv.ts',
+    'adapters/http/',
   ],
   'adapters/bin.ts': ['adapters/cli.ts'],
 };
