@@ -13,6 +13,7 @@ import {
   type Sample,
 } from './load.js';
 import { MATCHERS, tableResources, type buildFigures, type Spread } from './matching.js';
+import { noCodegenFigures } from './no-codegen.js';
 import { runtimesFigures } from './runtimes.js';
 import { validatorFigures } from './validators.js';
 
@@ -289,7 +290,8 @@ async function matching(): Promise<string> {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_MATCHING=0, BENCH_EXAMPLE=0 and BENCH_RUNTIMES=0
+// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0, BENCH_NOCODEGEN=0 and
+// BENCH_EXAMPLE=0
 // each leave out one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
@@ -316,6 +318,10 @@ if (process.env.BENCH_RUNTIMES !== '0')
         profile: process.env.BENCH_PROF,
       },
     )}\n`,
+  );
+if (process.env.BENCH_NOCODEGEN !== '0')
+  console.log(
+    `## No code generation (as on workerd): precompiled validators and the general walk, in process on Node\n\n${await noCodegenFigures(ROUNDS)}\n`,
   );
 if (process.env.BENCH_EXAMPLE !== '0')
   console.log(
