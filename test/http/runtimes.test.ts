@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'uvu';
-import { toFetch } from '../../adapters/fetch.js';
+import { toFetch, type FetchHandler } from '../../adapters/fetch.js';
 import * as assert from 'uvu/assert';
 import { serve, type Running } from '../../adapters/node.js';
 import { exchange as send, parseResponse, raw, type RawRequest, type RawResponse } from '../support/http.js';
-import { ANSWER_HEADERS } from '../support/in-process.js';
+import { ANSWER_HEADERS, inProcess } from '../support/in-process.js';
 import { ROOT } from '../support/paths.js';
 import { runtimeApp } from '../support/runtime-apps.js';
 import { EXCHANGES, MALFORMED, type Exchange } from '../support/runtime-exchanges.js';
@@ -190,6 +190,8 @@ interface Servers {
   node?: Running;
   others: Array<{ runtime: Runtime; started: Started }>;
   found?: { bun: Runtime; deno: Runtime; workerd: Runtime };
+  /** The same app answering `handler(new Request(…))`, with a store of its own. */
+  inProcess?: FetchHandler;
 }
 
 /** Sends `exchanges` in order to node and the other runtimes; what differs beyond PLATFORM_DIFFERENCES. */
@@ -213,6 +215,11 @@ async function compare(
     if (exchange.body !== undefined)
       assert.match(expected!.body, exchange.body, `${exchange.name} on node: body`);
     const head = typeof exchange.request !== 'string' && exchange.request.method === 'HEAD';
+    // In process, with no HTTP parser in front: the exchanges that are requests, not raw bytes.
+    if (typeof exchange.request !== 'string') {
+      const answer = await inProcess(servers.inProcess!, exchange.request);
+      problems.push(...differences('in process', exchange, comparable(expected!), comparable(answer), seen));
+    }
     servers.others.forEach(({ runtime }, i) => {
       const answer = answers[i]!;
       const framing = framingProblem(answer, head);
@@ -223,7 +230,9 @@ async function compare(
   return problems;
 }
 
-const runtimes = suite<Servers>('toFetch on Bun, Deno and workerd, examples/posts', { others: [] });
+const runtimes = suite<Servers>('toFetch in process, on Bun, Deno and workerd, examples/posts', {
+  others: [],
+});
 
 runtimes.before(async (context) => {
   context.found = requireRuntimes(
@@ -242,6 +251,8 @@ runtimes.before(async (context) => {
     start(process.execPath, ['test/runtimes/serve-workerd.js', 'posts'], env),
   ]);
   context.node = node;
+  const inProcessApp = runtimeApp('posts');
+  context.inProcess = toFetch(inProcessApp.source, inProcessApp.options);
   context.others = [
     { runtime: bun, started: onBun },
     { runtime: deno, started: onDeno },
