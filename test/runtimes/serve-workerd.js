@@ -1,13 +1,12 @@
 // Serves one app of test/support/runtime-apps.ts on workerd, from the build, with no `nodejs_compat`: the app and
-// toFetch bundled by esbuild, its JSON Schemas precompiled by `sevenfold validators`, run by Miniflare.
+// toFetch bundled and run as examples/blog/worker-tools.ts does, its JSON Schemas precompiled by `sevenfold validators`.
 // `node test/runtimes/serve-workerd.js posts` prints `listening on http://127.0.0.1:<port>`, exits on SIGTERM.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
 import { main } from '../../build/adapters/cli.js';
+import { bundleWorker, runWorker } from '../../build/examples/blog/worker-tools.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const name = process.argv[2];
@@ -46,28 +45,13 @@ export default {
   },
 };
 `;
-const bundled = await build({
-  stdin: { contents: entry, resolveDir: root, loader: 'js' },
-  bundle: true,
-  write: false,
-  format: 'esm',
-  platform: 'neutral',
-  mainFields: ['module', 'main'],
-  conditions: ['workerd', 'worker', 'import'],
-  target: 'es2022',
-  logLevel: 'error',
-}).catch((error) => fail(`bundling for workerd failed: ${error.message}\n`));
-
-const mf = new Miniflare({
-  modules: true,
-  script: bundled.outputFiles[0].text,
-  compatibilityDate: '2025-09-01',
-  host: '127.0.0.1',
-  port: 0,
-});
-const url = await mf.ready;
+const script = await bundleWorker({ source: entry }).catch((error) =>
+  fail(`bundling for workerd failed: ${error.message}\n`),
+);
+const worker = await runWorker(script, { host: '127.0.0.1', port: 0 });
 rmSync(work, { recursive: true, force: true });
-console.log(`listening on ${url.origin}`);
+console.log(`listening on ${worker.url.origin}`);
+process.removeAllListeners('SIGTERM');
 process.on('SIGTERM', () => {
-  void mf.dispose().finally(() => process.exit(0));
+  void worker.dispose().finally(() => process.exit(0));
 });
