@@ -26,7 +26,8 @@ export interface FetchOptions extends DispatchOptions {
  * in a test.
  */
 export function toFetch(source: Routable, options: FetchOptions = {}): FetchHandler {
-  const pipeline = createPipeline(source, options, ajvCompiler);
+  // A timer per waiting step: on workerd a timer belongs to the request that set it.
+  const pipeline = createPipeline(source, options, ajvCompiler, 'per-step');
   const clientAddress = options.clientAddress ?? runtimeAddress;
   return (request, ...platform) =>
     new Promise((resolve) =>

@@ -23,6 +23,11 @@ export class Deadlines {
     private readonly timeout: number,
     /** Answers a request whose step ran out of time (and frees its connection). */
     private readonly expire: (request: Exchange) => void,
+    /**
+     * `per-step`: a timer for each waiting step instead of the shared sweep, where a timer belongs to the request
+     * that set it (workerd cancels it when that request ends, so one request's sweep cannot serve another's).
+     */
+    private readonly timers: 'sweep' | 'per-step' = 'sweep',
   ) {
     this.#tick = Math.max(5, Math.min(250, Math.floor(timeout / 8)));
   }
@@ -56,6 +61,7 @@ export class Deadlines {
   ): void {
     const entry: Waiting = { request, expires: performance.now() + this.timeout };
     this.#waiting.add(entry);
+    if (this.timers === 'per-step') return this.#timed(entry, step, then, otherwise);
     if (this.#sweeper === undefined) {
       this.#sweeper = setInterval(() => this.#sweep(), this.#tick);
       // Node's timer keeps the process alive unless unref'd; Web runtimes' timers are plain numbers.
@@ -66,6 +72,27 @@ export class Deadlines {
         if (this.#waiting.delete(entry)) then(value);
       },
       (error: unknown) => {
+        if (this.#waiting.delete(entry)) otherwise(error);
+      },
+    );
+  }
+
+  #timed<T>(
+    entry: Waiting,
+    step: PromiseLike<T>,
+    then: (value: T) => void,
+    otherwise: (error: unknown) => void,
+  ) {
+    const timer = setTimeout(() => {
+      if (this.#waiting.delete(entry)) this.expire(entry.request);
+    }, this.timeout);
+    Promise.resolve(step).then(
+      (value) => {
+        clearTimeout(timer);
+        if (this.#waiting.delete(entry)) then(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
         if (this.#waiting.delete(entry)) otherwise(error);
       },
     );

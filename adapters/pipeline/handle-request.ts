@@ -41,7 +41,12 @@ export interface Pipeline {
  * next; every refusal and failure leaves through `fail`, every answer through `answer`. A
  * request that needs no body and whose handler answers at once is served without a promise.
  */
-export function createPipeline(source: Routable, options: DispatchOptions, ajv: AjvCompiler): Pipeline {
+export function createPipeline(
+  source: Routable,
+  options: DispatchOptions,
+  ajv: AjvCompiler,
+  timers: 'sweep' | 'per-step' = 'sweep',
+): Pipeline {
   const settings = settle(options);
   const { bodyLimit, maxJsonDepth, maxUrlLength, methodOverride, crossSiteProtection, onError, trustProxy } =
     settings;
@@ -51,7 +56,7 @@ export function createPipeline(source: Routable, options: DispatchOptions, ajv: 
   const compiler = options.validators === undefined ? ajv : ajv.precompiled(options.validators);
   const plans = routePlans(table, compiler, settings.checkResponses, { methodOverride, crossSiteProtection });
   const slow = new HttpError(503, `the server did not answer within ${settings.handlerTimeout} ms`);
-  const deadlines = new Deadlines(settings.handlerTimeout, expire);
+  const deadlines = new Deadlines(settings.handlerTimeout, expire, timers);
 
   /** 1. A request arrives: what its head alone refuses, then cross-site forms, then method override. */
   function receive(x: Exchange): void {
