@@ -14,7 +14,8 @@ export type FetchHandler = (request: Request, ...platform: unknown[]) => Promise
 export interface FetchOptions extends DispatchOptions {
   /**
    * The client's address (`req.ip`), from the request and what the runtime passes beside it. The
-   * default reads Bun's `server.requestIP(request)` and Deno's `info.remoteAddr`.
+   * default reads Bun's `server.requestIP(request)`, Deno's `info.remoteAddr` and, on Cloudflare Workers,
+   * `CF-Connecting-IP`.
    */
   readonly clientAddress?: (request: Request, ...platform: unknown[]) => string | undefined;
 }
@@ -35,12 +36,18 @@ export function toFetch(source: Routable, options: FetchOptions = {}): FetchHand
     );
 }
 
-/** The client's address where the runtime passes it: Bun's server, or Deno's connection info. */
+/**
+ * The client's address where the runtime gives it: Bun's server, Deno's connection info, or on Cloudflare Workers
+ * the `CF-Connecting-IP` header, trusted only on a request that carries the platform's `cf` object (which no
+ * client can send), since Cloudflare sets that header itself.
+ */
 function runtimeAddress(request: Request, ...platform: unknown[]): string | undefined {
   const [second] = platform as [
     | { requestIP?(request: Request): { address: string } | null; remoteAddr?: { hostname?: string } }
     | undefined,
   ];
+  const cf = (request as { cf?: unknown }).cf;
+  if (cf !== undefined && cf !== null) return request.headers.get('cf-connecting-ip') ?? undefined;
   if (second === undefined || second === null || typeof second !== 'object') return undefined;
   if (typeof second.requestIP === 'function') return second.requestIP(request)?.address ?? undefined;
   return second.remoteAddr?.hostname;
