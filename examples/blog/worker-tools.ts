@@ -29,9 +29,28 @@ function tools(): { esbuild: Esbuild; Miniflare: MiniflareClass } {
   }
 }
 
+/** An esbuild plugin that resolves each of `names` to an empty module. */
+function emptyModules(names: readonly string[]) {
+  return {
+    name: 'empty-modules',
+    setup(build: {
+      onResolve(options: object, run: (args: { path: string }) => object): void;
+      onLoad(options: object, run: () => object): void;
+    }) {
+      const filter = new RegExp(
+        `^(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`,
+      );
+      build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'empty' }));
+      build.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};' }));
+    },
+  };
+}
+
 /** A Worker's modules as one ES module: from a file, or from source text resolved from the root. */
 export async function bundleWorker(
   entry: { readonly file: string } | { readonly source: string },
+  /** Packages replaced by an empty module: imported only behind a branch the Worker never takes. */
+  absent: readonly string[] = [],
 ): Promise<string> {
   const bundle = await tools().esbuild.build({
     ...('file' in entry
@@ -39,6 +58,7 @@ export async function bundleWorker(
       : { stdin: { contents: entry.source, resolveDir: ROOT } }),
     absWorkingDir: ROOT,
     bundle: true,
+    plugins: absent.length === 0 ? [] : [emptyModules(absent)],
     write: false,
     format: 'esm',
     // Neutral, not node: a `node:` import fails the build instead of failing in workerd.

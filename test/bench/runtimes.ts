@@ -37,7 +37,7 @@ export interface RuntimesSettings {
 }
 
 /** The variants of test/runtimes/bench-apps.js each runtime serves, by label. */
-const SERVED: Record<'bun' | 'deno', Record<string, string>> = {
+const SERVED: Record<'bun' | 'deno' | 'workerd', Record<string, string>> = {
   bun: {
     'raw Bun.serve': 'raw',
     'sevenfold toFetch': 'sevenfold',
@@ -45,6 +45,7 @@ const SERVED: Record<'bun' | 'deno', Record<string, string>> = {
     'elysia (.listen)': 'elysia',
   },
   deno: { 'raw Deno.serve': 'raw', 'sevenfold toFetch': 'sevenfold', hono: 'hono' },
+  workerd: { 'raw fetch': 'raw', 'sevenfold toFetch': 'sevenfold', hono: 'hono' },
 };
 const IN_PROCESS: Record<string, string> = {
   'raw fetch': 'raw',
@@ -56,6 +57,8 @@ const NEEDS: Record<string, string> = { hono: 'hono', elysia: 'elysia' };
 
 const BENCH_APPS = join(ROOT, 'test', 'runtimes', 'bench-apps.js');
 const BENCH_SERVE = join(ROOT, 'test', 'runtimes', 'bench-serve.js');
+// workerd runs under Miniflare, started from Node; the script names workerd's pid for /proc.
+const BENCH_SERVE_WORKERD = join(ROOT, 'test', 'runtimes', 'bench-serve-workerd.js');
 
 /** A line that cannot be missed in the output: something was not measured, and why. */
 function loud(what: string, why: string): string {
@@ -98,11 +101,14 @@ interface Served extends LoadTarget {
 }
 
 async function serve(runtime: Runtime, label: string, app: string): Promise<Served> {
-  const args =
+  const [bin, args] =
     runtime.name === 'deno'
-      ? ['run', '-A', '--node-modules-dir=manual', BENCH_SERVE, app]
-      : [BENCH_SERVE, app];
-  const child = spawn(runtime.bin, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      ? [runtime.bin, ['run', '-A', '--node-modules-dir=manual', BENCH_SERVE, app]]
+      : runtime.name === 'workerd'
+        ? [process.execPath, [BENCH_SERVE_WORKERD, app]]
+        : [runtime.bin, [BENCH_SERVE, app]];
+  const child = spawn(bin, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let pid = child.pid!;
   let out = '';
   const port = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
@@ -112,19 +118,19 @@ async function serve(runtime: Runtime, label: string, app: string): Promise<Serv
     child.on('exit', (code) => reject(new Error(`${label} on ${runtime.name} exited with ${code}: ${out}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk;
-      const found = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      const found = /listening on http:\/\/127\.0\.0\.1:(\d+)(?: pid (\d+))?/.exec(out);
       if (found) {
         clearTimeout(timer);
+        if (found[2] !== undefined) pid = Number(found[2]);
         resolve(found[1]!);
       }
     });
   });
-  const pid = child.pid!;
   return { name: label, child, url: `http://127.0.0.1:${port}`, cpu: async () => procCpu(pid) };
 }
 
 /** One runtime's table, or the loud line that says why there is none. */
-async function served(name: 'bun' | 'deno', settings: RuntimesSettings): Promise<string> {
+async function served(name: 'bun' | 'deno' | 'workerd', settings: RuntimesSettings): Promise<string> {
   const notes: string[] = [];
   const runtime = findRuntime(name as RuntimeName);
   if (typeof runtime === 'string') return loud(`${name}`, runtime);
@@ -218,6 +224,7 @@ export async function runtimesFigures(settings: RuntimesSettings): Promise<strin
   return [
     `### Bun: \`Bun.serve\`\n\n${await served('bun', settings)}`,
     `### Deno: \`Deno.serve\`\n\n${await served('deno', settings)}`,
+    `### workerd, under Miniflare (its entry worker included in the CPU time)\n\n${await served('workerd', settings)}`,
     `### In process on Node: \`handler(new Request(…))\`\n\n${await inProcess(settings)}`,
   ].join('\n\n');
 }
