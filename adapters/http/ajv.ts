@@ -7,31 +7,37 @@ import {
   type Ajv,
   type AjvModules,
   type ValidatorGenerator,
+  type ValidatorRuntime,
 } from '../pipeline/ajv-compiler.js';
 
 const require = createRequire(import.meta.url);
 
 /** ajv's modules, required once on first use. */
 function modules(): AjvModules {
-  const compileRe2 = (pattern: string) => (require('re2js') as typeof import('re2js')).RE2JS.compile(pattern);
   return {
     Ajv2020: (require('ajv/dist/2020') as { default: AjvModules['Ajv2020'] }).default,
     addFormats: (require('ajv-formats') as { default: AjvModules['addFormats'] }).default,
     ...(require('ajv/dist/compile/codegen') as Pick<AjvModules, '_' | 'str'>),
     usePattern: (require('ajv/dist/vocabularies/code') as Pick<AjvModules, 'usePattern'>).usePattern,
     compileRe2,
-    runtime: () => ({
-      pattern: (pattern) => linearPattern(compileRe2, pattern),
-      formats: (require('ajv-formats/dist/formats') as { fullFormats: Record<string, unknown> }).fullFormats,
-      ucs2length: (require('ajv/dist/runtime/ucs2length') as { default: (text: string) => number }).default,
-      equal: (require('ajv/dist/runtime/equal') as { default: (a: unknown, b: unknown) => boolean }).default,
-      uri: (require('ajv/dist/runtime/uri') as { default: unknown }).default,
-    }),
+  };
+}
+
+const compileRe2 = (pattern: string) => (require('re2js') as typeof import('re2js')).RE2JS.compile(pattern);
+
+/** What precompiled validators call: ajv's run-time helpers alone, not its compiler. */
+function runtime(): ValidatorRuntime {
+  return {
+    pattern: (pattern) => linearPattern(compileRe2, pattern),
+    formats: (require('ajv-formats/dist/formats') as { fullFormats: Record<string, unknown> }).fullFormats,
+    ucs2length: (require('ajv/dist/runtime/ucs2length') as { default: (text: string) => number }).default,
+    equal: (require('ajv/dist/runtime/equal') as { default: (a: unknown, b: unknown) => boolean }).default,
+    uri: (require('ajv/dist/runtime/uri') as { default: unknown }).default,
   };
 }
 
 /** JSON Schema compiled by ajv (2020-12 with ajv-formats), patterns on RE2, each schema object once per mode. */
-export const ajvCompiler = compilerOf(modules);
+export const ajvCompiler = compilerOf(modules, runtime);
 
 /** What `sevenfold validators` compiles a table's schemas with, printed as ajv's standalone code. */
 export function standaloneGenerator(): ValidatorGenerator {

@@ -43,8 +43,6 @@ export interface AjvModules {
   readonly str: CodeTemplate;
   readonly usePattern: (cxt: KeywordContext, pattern: string) => unknown;
   readonly compileRe2: (pattern: string) => Re2;
-  /** What precompiled validators call at run time (ajv's runtime helpers, the formats, RE2 patterns). */
-  readonly runtime: () => ValidatorRuntime;
 }
 
 /**
@@ -86,7 +84,7 @@ export interface AjvCompiler extends SchemaCompiler {
  * A compiler of JSON Schema on ajv (2020-12, ajv-formats), each schema object compiled once per
  * mode; `load` is called on the first compile, so a table without schemas never needs the modules.
  */
-export function ajvCompiler(load: () => AjvModules): AjvCompiler {
+export function ajvCompiler(load: () => AjvModules, runtime: () => ValidatorRuntime): AjvCompiler {
   let modules: AjvModules | undefined;
   const instances = new Map<SchemaMode, Ajv>();
   const compiled = new Map<SchemaMode, WeakMap<object, CompiledSchema>>();
@@ -100,7 +98,8 @@ export function ajvCompiler(load: () => AjvModules): AjvCompiler {
   }
 
   return {
-    precompiled: (validators) => precompiledCompiler(() => (modules ??= load()), validators),
+    // Precompiled validators need only ajv's small run-time helpers, never its compiler.
+    precompiled: (validators) => precompiledCompiler(runtime, validators),
     compile(schema: JsonSchema, mode: SchemaMode): CompiledSchema {
       let cache = compiled.get(mode);
       if (cache === undefined) compiled.set(mode, (cache = new WeakMap()));
@@ -178,33 +177,39 @@ export function schemaKey(schema: JsonSchema, mode: SchemaMode): string {
  * A compiler that looks each schema up in a precompiled module instead of generating code; a schema the
  * module lacks (it was generated from another version of the table) is refused at start-up.
  */
-function precompiledCompiler(load: () => AjvModules, precompiled: PrecompiledValidators): SchemaCompiler {
+function precompiledCompiler(
+  runtime: () => ValidatorRuntime,
+  precompiled: PrecompiledValidators,
+): SchemaCompiler {
   let validators: Readonly<Record<string, PrecompiledValidator>> | undefined;
   return {
     compile(schema: JsonSchema, mode: SchemaMode): CompiledSchema {
       if (validators === undefined) {
-        const made = typeof precompiled === 'function' ? precompiled(load().runtime()) : undefined;
+        const made = typeof precompiled === 'function' ? precompiled(runtime()) : undefined;
         if (made?.format !== 1)
           throw new SchemaCompilerError(
             'the `validators` option must be the default export of a module `sevenfold validators` generated',
           );
         validators = made.validators;
       }
-      const validate = Object.hasOwn(validators, schemaKey(schema, mode))
-        ? validators[schemaKey(schema, mode)]
-        : undefined;
-      if (validate === undefined)
-        throw new SchemaCompilerError(
-          `the precompiled validators have none for this schema (${mode === 'response' ? 'checked' : `read as ${mode}`}): ` +
-            'they were generated from another version of the table; run `sevenfold validators` again',
-        );
-      return checkOf(validate);
+      const key = schemaKey(schema, mode);
+      const validate = Object.hasOwn(validators, key) ? validators[key] : undefined;
+      if (validate !== undefined) return checkOf(validate);
+      throw new SchemaCompilerError(
+        mode === 'response'
+          ? 'the precompiled validators have no response checks: generate them with `sevenfold validators ' +
+              '--check-responses` for a server started with `checkResponses: true`'
+          : `the precompiled validators have none for this schema (read as ${mode}): they were generated from ` +
+              'another version of the table; run `sevenfold validators` again',
+      );
     },
   };
 }
 
 /** Records the schemas a table compiles, then prints them as one ES module of precompiled validators. */
 export interface ValidatorGenerator extends SchemaCompiler {
+  /** How many schemas (per mode) it holds so far. */
+  size(): number;
   /** The module's text, JavaScript or TypeScript (type-checking off); `header` is its first comment's text. */
   print(header: string, typescript: boolean): string;
 }
@@ -218,26 +223,43 @@ export function validatorGenerator(
   standaloneCode: (ajv: Ajv, refs: Record<string, string>) => string,
 ): ValidatorGenerator {
   const modes = new Map<SchemaMode, { ajv: Ajv; refs: Record<string, string> }>();
+  // Each key's JSON, so a hash collision is an error rather than one schema checked by another's validator.
+  const texts = new Map<string, string>();
+  // Each `$id`'s schema object per mode: ajv refuses two objects with one `$id`, and so must the generator.
+  const ids = new Map<string, object>();
   return {
     compile(schema: JsonSchema, mode: SchemaMode): CompiledSchema {
       let entry = modes.get(mode);
       if (entry === undefined) modes.set(mode, (entry = { ajv: newAjv(m, mode, true), refs: {} }));
+      const id = (schema as { $id?: unknown }).$id;
+      if (typeof id === 'string') {
+        const seen = ids.get(`${mode}\0${id}`);
+        if (seen !== undefined && seen !== schema)
+          throw new Error(`schema with key or id "${id}" already exists`);
+        ids.set(`${mode}\0${id}`, schema);
+      }
       const key = schemaKey(schema, mode);
-      if (!Object.hasOwn(entry.refs, key)) {
+      const text = JSON.stringify(schema);
+      const known = texts.get(key);
+      if (known !== undefined && known !== text)
+        throw new Error(`two different schemas hash to ${key}; please report this to sevenfold`);
+      if (known === undefined) {
+        texts.set(key, text);
         entry.ajv.addSchema(schema, key);
-        const validate = entry.ajv.getSchema(key);
-        if (validate === undefined) throw new Error(`ajv did not compile ${key}`);
+        if (entry.ajv.getSchema(key) === undefined) throw new Error(`ajv did not compile ${key}`);
         entry.refs[key] = key;
       }
       return () => undefined;
     },
+    size: () => texts.size,
     print(header, typescript) {
       const parts = [...modes].map(([mode, { ajv, refs }]) => {
         // A module is strict already; inside a function the directive would be a stray expression.
         const code = standaloneCode(ajv, refs)
           .replace(/^"use strict";\n?/, '')
           .replace(/require\("ajv\/dist\/runtime\/(ucs2length|equal|uri)"\)\.default/g, 'R.$1');
-        const left = /require\([^)]*\)/.exec(code);
+        // ajv writes a schema's strings JSON-quoted, so an unescaped `require("` can only be code.
+        const left = /\brequire\("[^"]*"\)/.exec(code);
         if (left !== null)
           throw new Error(
             `the validators need ${left[0]}, which sevenfold does not hand to precompiled code`,

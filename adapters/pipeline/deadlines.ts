@@ -1,5 +1,5 @@
-// Time limits for the async steps of the request path, cut by one coarse sweep instead of a timer per
-// request.
+// Time limits for the async steps of the request path: one coarse sweep for all requests, or a timer per step
+// where timers belong to a request.
 import type { Exchange } from './exchange.js';
 
 /** An async step under way (a handler, a guard, a schema check), for the timeout sweep. */
@@ -86,6 +86,8 @@ export class Deadlines {
     const timer = setTimeout(() => {
       if (this.#waiting.delete(entry)) this.expire(entry.request);
     }, this.timeout);
+    // As the sweep's: a step left waiting must not keep a Node process alive.
+    (timer as { unref?: () => void }).unref?.();
     Promise.resolve(step).then(
       (value) => {
         clearTimeout(timer);

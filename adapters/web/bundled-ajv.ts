@@ -19,21 +19,23 @@ function unwrap<T>(module: unknown, name: string): T {
 }
 
 /** JSON Schema compiled by ajv (2020-12 with ajv-formats), patterns on RE2, each schema object once per mode. */
-export const ajvCompiler = compilerOf((): AjvModules => ({
-  Ajv2020: unwrap<AjvModules['Ajv2020']>(ajv2020, 'Ajv2020'),
-  addFormats: unwrap<AjvModules['addFormats']>(ajvFormats, 'addFormats'),
-  _: unwrap<AjvModules['_']>(codegen, '_'),
-  str: unwrap<AjvModules['str']>(codegen, 'str'),
-  usePattern: unwrap<AjvModules['usePattern']>(vocabulary, 'usePattern'),
-  compileRe2,
-  runtime: () => ({
+export const ajvCompiler = compilerOf(
+  (): AjvModules => ({
+    Ajv2020: unwrap<AjvModules['Ajv2020']>(ajv2020, 'Ajv2020'),
+    addFormats: unwrap<AjvModules['addFormats']>(ajvFormats, 'addFormats'),
+    _: unwrap<AjvModules['_']>(codegen, '_'),
+    str: unwrap<AjvModules['str']>(codegen, 'str'),
+    usePattern: unwrap<AjvModules['usePattern']>(vocabulary, 'usePattern'),
+    compileRe2,
+  }),
+  () => ({
     pattern: (pattern) => linearPattern(compileRe2, pattern),
     formats: unwrap<Record<string, unknown>>(formats, 'fullFormats'),
     ucs2length: defaultOf<(text: string) => number>(ucs2length),
     equal: defaultOf<(a: unknown, b: unknown) => boolean>(equal),
     uri: defaultOf<unknown>(uri),
   }),
-}));
+);
 
 function compileRe2(pattern: string) {
   return RE2JS.compile(pattern);

@@ -4,12 +4,7 @@ import { toFetch, type FetchHandler } from 'sevenfold/fetch';
 import { blogApp } from './app.js';
 import validators from './validators.js';
 
-let handler: FetchHandler | undefined;
+// Made as the module loads, so a table the validators do not match fails the deploy, not every request.
+const handler: FetchHandler = toFetch(blogApp().table, { validators });
 
-export default {
-  fetch(request: Request): Promise<Response> {
-    // Made on the first request, not as the module loads: a Worker may not make random ids at start-up.
-    handler ??= toFetch(blogApp().table, { validators });
-    return handler(request);
-  },
-};
+export default { fetch: (request: Request): Promise<Response> => handler(request) };

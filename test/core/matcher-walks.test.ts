@@ -386,4 +386,25 @@ console.log(JSON.stringify({ kind: a.kind, params: { ...a.params }, long: m.matc
   });
 });
 
+test('compile() :: a walk generated while code generation was allowed still answers once it is refused', () => {
+  // workerd allows `new Function` while a module loads and refuses it while it answers, when a walk writes the
+  // builder of a group of params on its first match.
+  // Twenty resources of one shape share their shape function, whose param builders are written on first match.
+  const m = compile(
+    routes(...Array.from({ length: 20 }, (_, i) => resource(`r${i}s`, { show: () => 1, edit: () => 1 }))),
+  );
+  assert.ok(m.generated, 'the walk was generated');
+  const allowed = globalThis.Function;
+  globalThis.Function = function refused() {
+    throw new EvalError('Code generation from strings disallowed for this context');
+  } as unknown as FunctionConstructor;
+  try {
+    const found = m.match('GET', '/r17s/7/edit');
+    assert.equal([found.kind, { ...(found as { params: object }).params }], ['found', { r17_id: '7' }]);
+    assert.is(m.match('GET', `/r3s/${'x'.repeat(2000)}`).kind, 'bad-request');
+  } finally {
+    globalThis.Function = allowed;
+  }
+});
+
 test.run();

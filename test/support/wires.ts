@@ -16,6 +16,8 @@ export interface ContractOptions {
   readonly deterministic: boolean;
   /** Sees every request and its response, e.g. to check them against docs/openapi.json. */
   readonly onExchange?: (request: RawRequest, response: RawResponse) => void;
+  /** Read the first whole answer, not until the close: workerd keeps a connection open after `Connection: close`. */
+  readonly firstAnswer?: boolean;
 }
 
 /** Where a contract sends its requests: a server's URL, or a Web-standard handler answering in process. */
@@ -30,13 +32,12 @@ export type Contract = (target: Target, options: ContractOptions) => Promise<str
  */
 export function exchanges(
   target: Target,
-  { onExchange }: ContractOptions,
+  { onExchange, firstAnswer = false }: ContractOptions,
 ): { wires: string[]; expect(request: RawRequest, status: number): Promise<RawResponse> } {
   const wires: string[] = [];
   const expect = async (request: RawRequest, status: number): Promise<RawResponse> => {
     const response =
-      // The first whole answer, not the close: workerd keeps a connection open after `Connection: close`.
-      typeof target === 'string' ? await raw(target, request, true) : await inProcess(target, request);
+      typeof target === 'string' ? await raw(target, request, firstAnswer) : await inProcess(target, request);
     onExchange?.(request, response);
     const label = `${request.method ?? 'GET'} ${request.path} ${request.body ?? ''}`;
     assert.is(response.status, status, label.slice(0, 200));

@@ -1,7 +1,7 @@
 // Param groups of the generated walk: the param values each route reads, built without arrays.
 import { NullObject } from '../../util/null-object.js';
 import type { Match, Route } from '../../types.js';
-import { answerCode, storesCode, tooLong } from '../answers.js';
+import { answerCode, storesCode, tooLong, unsupported } from '../answers.js';
 
 /**
  * Builders shared by the param lists of routes below shared nodes: each list a `switch` case
@@ -68,10 +68,17 @@ export function writeGroupBuilder(group: Group, route: Route, max: number): Grou
     `switch (which) { ${cases}} `,
   );
   const args = first.map((_, i) => `, v${i}`).join('');
-  const build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(
-    NullObject,
-    tooLong,
-  ) as GroupBuilder;
+  let build: GroupBuilder;
+  try {
+    build = new Function('N', 'T', `return function answer(which, route${args}) { ${body} };`)(
+      NullObject,
+      tooLong,
+    ) as GroupBuilder;
+  } catch (error) {
+    // workerd lets a module generate code while it loads but not while it answers, which is when this runs.
+    if (!unsupported(error)) throw error;
+    return (group.build = loopGroupBuilder(group, max));
+  }
   // Every case runs before V8 optimizes the builder, or a case first met later would deoptimize it.
   const empty = first.map(() => '');
   const passes = 2 + Math.ceil(FEEDBACK_CALLS / group.lists.length);
@@ -79,4 +86,17 @@ export function writeGroupBuilder(group: Group, route: Route, max: number): Grou
     for (let k = 0; k < group.lists.length; k++) build(k, route, ...empty);
   group.build = build;
   return build;
+}
+
+/** What `writeGroupBuilder` writes, as a loop: where code generation is refused. */
+function loopGroupBuilder(group: Group, max: number): GroupBuilder {
+  return (which, route, ...values) => {
+    for (let i = 0; i < values.length; i++)
+      if (values[i]!.length > max) return tooLong(route.params[i]!, max);
+    // As the generated switch does, a case past the last is the last.
+    const names = group.lists[which] ?? group.lists[group.lists.length - 1]!;
+    const params = new NullObject() as Record<string, string>;
+    for (let i = 0; i < names.length; i++) params[names[i]!] = values[i]!;
+    return { kind: 'found', route, params };
+  };
 }

@@ -34,7 +34,7 @@ button.danger { background: #a4001d; }
 
 /**
  * The style sheet's digest for the policy, written out so the module needs no crypto library at start-up (a
- * Worker has no synchronous one); test/examples/posts-pages.test.ts checks it is the digest of `STYLE`.
+ * Worker has no synchronous one); test/examples/posts-html.test.ts checks it is the digest of `STYLE`.
  */
 export const STYLE_HASH = 'sha256-B8wPUzbzeNV/jg4hV37yTMWPVJM/iGxQku5C4ApXf4M=';
 
