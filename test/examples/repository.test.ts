@@ -8,7 +8,7 @@ import { PostgresPostRepository } from '../../examples/posts/deploy/postgres.js'
 import { MemoryPostRepository, type PostRepository } from '../../examples/posts/repository.js';
 import { serve } from '../../adapters/node.js';
 import { postsContract } from '../support/posts-contract.js';
-import { startPostgres, type Postgres } from '../support/postgres.js';
+import { sharedPostgres, type Postgres } from '../support/postgres.js';
 import { deterministicPosts } from '../support/posts.js';
 
 /**
@@ -151,7 +151,7 @@ storeSuite('PGlite', async () => {
 let server: Postgres | undefined;
 
 storeSuite('a PostgreSQL server', async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
   if (server === undefined) return undefined;
   const pool = new pg.Pool({ connectionString: await server.database('repository'), max: 20 });
   await migrate(pool);
@@ -165,7 +165,6 @@ storeSuite('a PostgreSQL server', async () => {
 });
 
 const migrations = suite('migrations on a PostgreSQL server');
-migrations.after(async () => server?.stop());
 
 migrations(
   'processes starting at once apply each step exactly once; a later start applies nothing',
