@@ -1,3 +1,4 @@
+// Raw HTTP/1.1 for the socket tests: requests written byte for byte, answers read off the wire and parsed.
 import { connect } from 'node:net';
 import * as assert from 'uvu/assert';
 
