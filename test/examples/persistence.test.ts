@@ -6,7 +6,15 @@ import * as assert from 'uvu/assert';
 import type { Post } from '../../examples/posts/post.js';
 import { postsContract } from '../support/posts-contract.js';
 import { sharedPostgres, type Postgres } from '../support/postgres.js';
-import { EXAMPLE, freshDataDir, refused, start, stop, type Started } from '../support/spawn.js';
+import {
+  createdDataDir,
+  EXAMPLE,
+  freshDataDir,
+  refused,
+  start,
+  stop,
+  type Started,
+} from '../support/spawn.js';
 
 /**
  * "Nothing acknowledged is lost", tried on the running example: writes in flight when a process
@@ -149,7 +157,7 @@ const embedded = suite('examples/posts on PGlite (DATA_DIR)');
 embedded(
   'the contract, then a SIGKILL mid-burst: after a restart every acknowledged write is there, and nothing else',
   async () => {
-    const dataDir = freshDataDir();
+    const dataDir = await createdDataDir();
     const first = await start('node', EXAMPLE, { PORT: '0', DATA_DIR: dataDir }, 60);
     await postsContract(first.url, { deterministic: false });
     await seed(first.url, SEEDS);

@@ -5,15 +5,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsHtmlContract } from '../support/posts-html-contract.js';
 import { parseResponse, raw } from '../support/http.js';
-import { EXAMPLE as example, freshDataDir, refused, start } from '../support/spawn.js';
+import { createdDataDir, EXAMPLE as example, refused, start } from '../support/spawn.js';
 
-// One folder for the tests on PGlite, each after the last has stopped: creating a database costs seconds, and
-// only the first start needs to.
-const dataDir = freshDataDir();
+// One folder for the tests on PGlite, each after the last has stopped, its database made once per process.
+let shared: Promise<string> | undefined;
+const dataDir = () => (shared ??= createdDataDir());
 
 for (const adapter of ['polka', 'node']) {
   test(`examples/posts on ${adapter} :: one "listening on" line, then SIGTERM drains a request in flight and exits 0`, async () => {
-    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: dataDir });
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: await dataDir() });
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.is(server.stdout().trim().split('\n').length, 1);
     assert.is((await raw(server.url, { path: '/posts' })).status, 200);
@@ -81,7 +81,7 @@ test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1'
 });
 
 test('npm start :: builds, serves, and a SIGTERM sent to npm itself ends the server with exit 0', async () => {
-  const server = await start('npm', ['start'], { ADAPTER: 'node', PORT: '0', DATA_DIR: dataDir });
+  const server = await start('npm', ['start'], { ADAPTER: 'node', PORT: '0', DATA_DIR: await dataDir() });
   assert.is((await raw(server.url, { path: '/posts' })).status, 200);
   server.child.kill('SIGTERM');
   const [code] = await server.exited;
