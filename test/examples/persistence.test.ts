@@ -5,8 +5,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Post } from '../../examples/posts/post.js';
 import { postsContract } from '../support/posts-contract.js';
-import { startPostgres, type Postgres } from '../support/postgres.js';
-import { EXAMPLE, freshDataDir, refused, start, stop, type Started } from '../support/spawn.js';
+import { sharedPostgres, type Postgres } from '../support/postgres.js';
+import {
+  createdDataDir,
+  EXAMPLE,
+  freshDataDir,
+  refused,
+  start,
+  stop,
+  type Started,
+} from '../support/spawn.js';
 
 /**
  * "Nothing acknowledged is lost", tried on the running example: writes in flight when a process
@@ -39,15 +47,15 @@ async function everyPost(url: string): Promise<Map<string, Post>> {
 
 /**
  * Writers that each create their own posts and update or delete their own seeded ones, one
- * write at a time, until `stopped()`; each write's answer is recorded.
+ * write at a time, until `stopped()`; each write and its answer is recorded in `writes` as it goes.
  */
 async function burst(
   url: string,
   writers: number,
   seeds: readonly string[],
   stopped: () => boolean,
+  writes: Write[],
 ): Promise<Write[]> {
-  const writes: Write[] = [];
   await Promise.all(
     Array.from({ length: writers }, async (_, w) => {
       const mine = seeds.filter((_, i) => i % writers === w);
@@ -149,24 +157,21 @@ const embedded = suite('examples/posts on PGlite (DATA_DIR)');
 embedded(
   'the contract, then a SIGKILL mid-burst: after a restart every acknowledged write is there, and nothing else',
   async () => {
-    const dataDir = freshDataDir();
+    const dataDir = await createdDataDir();
     const first = await start('node', EXAMPLE, { PORT: '0', DATA_DIR: dataDir }, 60);
     await postsContract(first.url, { deterministic: false });
     await seed(first.url, SEEDS);
     const before = await everyPost(first.url);
 
     let killed = false;
-    const writing = burst(first.url, 8, SEEDS, () => killed);
-    let writes: Write[] = [];
-    void writing.then((done) => (writes = done));
-    // Kill once plenty is acknowledged, with writes certainly in flight.
-    const progress = (): number => acknowledged(writes);
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    const writes: Write[] = [];
+    const writing = burst(first.url, 8, SEEDS, () => killed, writes);
+    // Kill once plenty is acknowledged (watched, not waited for by the clock), with writes certainly in flight.
+    await until(() => acknowledged(writes) > 60, 30_000, 'sixty acknowledged writes');
     first.child.kill('SIGKILL');
     await first.exited;
     killed = true;
-    writes = await writing;
-    assert.ok(progress() > 30, `only ${progress()} writes were acknowledged before the kill`);
+    await writing;
     assert.ok(existsSync(join(dataDir, 'lock')), 'the killed process left its lock (as a crash would)');
 
     // The stale lock is taken over; the data is read back by a new process.
@@ -196,8 +201,7 @@ embedded.run();
 
 const server = suite('examples/posts on a PostgreSQL server, WORKERS=2');
 let postgres: Postgres | undefined;
-server.before(async () => void (postgres = await startPostgres()));
-server.after(async () => postgres?.stop());
+server.before(async () => void (postgres = await sharedPostgres()));
 
 /** The worker pids under a primary. */
 function workersOf(primary: Started): number[] {
@@ -251,8 +255,9 @@ server(
       const [victim, survivor] = workersOf(app) as [number, number];
 
       let done = false;
-      const writing = burst(app.url, 8, SEEDS, () => done);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const writes: Write[] = [];
+      const writing = burst(app.url, 8, SEEDS, () => done, writes);
+      await until(() => acknowledged(writes) > 40, 30_000, 'forty acknowledged writes');
       process.kill(victim, 'SIGKILL');
       // The primary forks a replacement, which announces itself by listening.
       await until(
@@ -262,9 +267,15 @@ server(
       );
       const replacement = workersOf(app).find((pid) => pid !== survivor);
       assert.ok(replacement !== undefined && replacement !== victim);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Writing goes on until forty more writes, sent once the replacement was there, have been answered.
+      const replaced = writes.length;
+      await until(
+        () => writes.slice(replaced).filter((w) => w.status !== undefined).length >= 40,
+        30_000,
+        'forty answers after the replacement',
+      );
       done = true;
-      const writes = await writing;
+      await writing;
 
       // Service went on: writes sent after the kill were answered.
       const answeredAfter = writes.slice(-40).filter((w) => w.status !== undefined);

@@ -1,3 +1,5 @@
+// examples/posts, JSON side: its contract on every adapter, the index's order, and the seams of its container
+// (routes, store, token).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsContainer, postsOptions, postsResource } from '../../examples/posts/app.js';
@@ -8,31 +10,30 @@ import { unreachableIds } from '../../core/index.js';
 import { deterministicPosts, served } from '../support/posts.js';
 import { postsContract, sameOnEveryAdapter } from '../support/posts-contract.js';
 import { json, raw } from '../support/http.js';
-import { ADAPTERS, startAll } from '../support/servers.js';
+import { inProcess, quietHandler } from '../support/in-process.js';
+import { startAll } from '../support/servers.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 test('examples/posts :: the spec, answered the same, byte for byte, on every adapter', () =>
   sameOnEveryAdapter(postsContract));
 
+// The order is the app's, not the wire's: answered in process (the contract above holds every adapter to it).
 test('examples/posts :: index orders posts created at the same instant by id', async () => {
-  const running = await ADAPTERS[0]!.start(deterministicPosts(() => new Date(Date.UTC(2026, 0, 1))));
-  try {
-    for (const id of ['m', 'z', 'a']) {
-      await raw(running.url, {
-        method: 'POST',
-        path: '/posts',
-        headers: JSON_TYPE,
-        body: JSON.stringify({ id, title: id }),
-      });
-    }
-    assert.equal(
-      json(await raw(running.url, { path: '/posts' })).map((p: { id: string }) => p.id),
-      ['a', 'm', 'z'],
-    );
-  } finally {
-    await running.close();
+  const handler = quietHandler(deterministicPosts(() => new Date(Date.UTC(2026, 0, 1))));
+  for (const id of ['m', 'z', 'a']) {
+    const created = await inProcess(handler, {
+      method: 'POST',
+      path: '/posts',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ id, title: id }),
+    });
+    assert.is(created.status, 201, created.body);
   }
+  assert.equal(
+    json(await inProcess(handler, { path: '/posts' })).map((p: { id: string }) => p.id),
+    ['a', 'm', 'z'],
+  );
 });
 
 test('examples/posts :: the controller reads its paths and unreachable ids from the finished resource, registered before it as a function', () => {
@@ -99,25 +100,22 @@ test('examples/posts :: another repository registered under POST_REPOSITORY repl
   };
   const app = postsContainer();
   app.register(POST_REPOSITORY, { useValue: readOnly });
-  const running = await ADAPTERS[0]!.start(postsResource(app));
-  try {
-    assert.is(json(await raw(running.url, { path: '/posts/any' })).title, 'fixed');
-    assert.is(
-      (
-        await raw(running.url, {
-          method: 'POST',
-          path: '/posts',
-          headers: JSON_TYPE,
-          body: '{"id":"x","title":"t"}',
-        })
-      ).status,
-      409,
-    );
-    assert.equal(json(await raw(running.url, { path: '/posts?limit=5' })), []);
-    assert.equal(calls, ['get any', 'insert', 'list 5 0']);
-  } finally {
-    await running.close();
-  }
+  // Which store answers is the container's business, so no socket: the handler answers in process.
+  const handler = quietHandler(postsResource(app));
+  assert.is(json(await inProcess(handler, { path: '/posts/any' })).title, 'fixed');
+  assert.is(
+    (
+      await inProcess(handler, {
+        method: 'POST',
+        path: '/posts',
+        headers: JSON_TYPE,
+        body: '{"id":"x","title":"t"}',
+      })
+    ).status,
+    409,
+  );
+  assert.equal(json(await inProcess(handler, { path: '/posts?limit=5' })), []);
+  assert.equal(calls, ['get any', 'insert', 'list 5 0']);
 });
 
 test('examples/posts :: with POSTS_TOKEN set, writes need the bearer token; reads and an unset token do not', async () => {

@@ -1,14 +1,19 @@
+// The posts example started as main.ts and npm start run it: its one line, its refusals, its end on a signal.
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsHtmlContract } from '../support/posts-html-contract.js';
 import { parseResponse, raw } from '../support/http.js';
-import { EXAMPLE as example, freshDataDir, refused, start } from '../support/spawn.js';
+import { createdDataDir, EXAMPLE as example, refused, start } from '../support/spawn.js';
+
+// One folder for the tests on PGlite, each after the last has stopped, its database made once per process.
+let shared: Promise<string> | undefined;
+const dataDir = () => (shared ??= createdDataDir());
 
 for (const adapter of ['polka', 'node']) {
   test(`examples/posts on ${adapter} :: one "listening on" line, then SIGTERM drains a request in flight and exits 0`, async () => {
-    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: freshDataDir() });
+    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: await dataDir() });
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.is(server.stdout().trim().split('\n').length, 1);
     assert.is((await raw(server.url, { path: '/posts' })).status, 200);
@@ -17,7 +22,7 @@ for (const adapter of ['polka', 'node']) {
     const { hostname, port } = new URL(server.url);
     const socket = connect(Number(port), hostname);
     await once(socket, 'connect');
-    const body = '{"id":"late","title":"sent across the signal"}';
+    const body = `{"id":"late-on-${adapter}","title":"sent across the signal"}`;
     socket.write(
       `POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
     );
@@ -55,23 +60,28 @@ test('examples/posts as started by main.ts :: the HTML side of the contract, its
 });
 
 test('examples/posts :: a SIGTERM the instant "listening on" appears still exits 0', async () => {
-  for (const adapter of ['polka', 'node', 'polka', 'node', 'polka', 'node', 'polka', 'node']) {
-    const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: 'memory' });
-    server.child.kill('SIGTERM');
-    assert.equal(await server.exited, [0, null], adapter);
-  }
+  // Eight processes at once: each races its own signal, and the spawns overlap instead of queueing.
+  const adapters = ['polka', 'node', 'polka', 'node', 'polka', 'node', 'polka', 'node'];
+  const exits = await Promise.all(
+    adapters.map(async (adapter) => {
+      const server = await start('node', example, { ADAPTER: adapter, PORT: '0', DATA_DIR: 'memory' });
+      server.child.kill('SIGTERM');
+      return server.exited;
+    }),
+  );
+  exits.forEach((exit, i) => assert.equal(exit, [0, null], `${adapters[i]} #${i}`));
 });
 
 test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1', async () => {
-  for (const env of [{ ADAPTER: 'express' }, { PORT: 'eighty' }] as Record<string, string>[]) {
-    const { code, stderr } = await refused(env);
+  const envs = [{ ADAPTER: 'express' }, { PORT: 'eighty' }] as Record<string, string>[];
+  for (const { code, stderr } of await Promise.all(envs.map(refused))) {
     assert.is(code, 1);
     assert.match(stderr, /ADAPTER must be|PORT must be/);
   }
 });
 
 test('npm start :: builds, serves, and a SIGTERM sent to npm itself ends the server with exit 0', async () => {
-  const server = await start('npm', ['start'], { ADAPTER: 'node', PORT: '0', DATA_DIR: freshDataDir() });
+  const server = await start('npm', ['start'], { ADAPTER: 'node', PORT: '0', DATA_DIR: await dataDir() });
   assert.is((await raw(server.url, { path: '/posts' })).status, 200);
   server.child.kill('SIGTERM');
   const [code] = await server.exited;

@@ -1,3 +1,5 @@
+// The adapters themselves: mount() on both polkas, serve() and listen() with their options, close() draining and
+// bounded, req.signal, and an onError that throws.
 import { createServer, type RequestListener } from 'node:http';
 import polka from 'polka';
 import polkaNext from 'polka-next';
@@ -9,6 +11,13 @@ import { resource } from '../../core/index.js';
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { exchange, json, parseResponse, raw, requestText } from '../support/http.js';
+
+/** A promise its handler keeps by calling `enter()`: a request is in flight from then on, whatever the clock says. */
+function handlerEntered(): { entered: Promise<void>; enter: () => void } {
+  let enter!: () => void;
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  return { entered, enter };
+}
 
 const posts = resource('posts', {
   index: () => ['from sevenfold'],
@@ -227,15 +236,17 @@ test('serve() :: a port in use rejects with the error', async () => {
 test('close() :: lets a request in flight finish, refuses new connections, and is idempotent', async () => {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
+  const { entered, enter } = handlerEntered();
   const slow = resource('jobs', {
     show: async (req) => {
+      enter();
       await gate;
       return { done: req.params.job_id };
     },
   });
   const running = await serve(slow);
   const inFlight = exchange(running.url, requestText({ path: '/jobs/1' }));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await entered;
   const closed = running.close();
   assert.is(running.close(), closed);
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -251,13 +262,14 @@ test('close() :: lets a request in flight finish, refuses new connections, and i
 });
 
 test('close() :: cuts a request that outlives shutdownTimeout, so shutdown is bounded', async () => {
-  const stuck = resource('jobs', { show: () => new Promise(() => {}) });
+  const { entered, enter } = handlerEntered();
+  const stuck = resource('jobs', { show: () => (enter(), new Promise(() => {})) });
   const running = await serve(stuck, { shutdownTimeout: 300, handlerTimeout: 60_000 });
   const inFlight = exchange(running.url, requestText({ path: '/jobs/1' })).then(
     (text) => text,
     () => '',
   );
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await entered;
   const started = Date.now();
   await running.close();
   const waited = Date.now() - started;
@@ -268,10 +280,11 @@ test('close() :: cuts a request that outlives shutdownTimeout, so shutdown is bo
 test('close() :: answers finished while draining close their connection', async () => {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const slow = resource('jobs', { show: async () => (await gate, { done: true }) });
+  const { entered, enter } = handlerEntered();
+  const slow = resource('jobs', { show: async () => (enter(), await gate, { done: true }) });
   const running = await serve(slow);
   const socket = exchange(running.url, 'GET /jobs/1 HTTP/1.1\r\nHost: x\r\n\r\n');
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await entered;
   const closed = running.close();
   release();
   const answer = parseResponse(await socket);

@@ -1,6 +1,6 @@
 // What the hostile tests share: the app they attack (the posts example and a resource of faults),
 // short limits so stalls resolve within a test, checks for answers, and the suite that serves the
-// app on every adapter, sends each case from a raw socket and checks the server still serves.
+// app on every adapter, sends each case to all of them at once from raw sockets and checks each still serves.
 import * as assert from 'uvu/assert';
 import { suite, type Test } from 'uvu';
 import type { Running } from '../../adapters/node.js';
@@ -83,6 +83,23 @@ export function hostileSuite(name: string): Test<{ servers: Servers }> {
   return hostile;
 }
 
+/**
+ * Runs `attack` on every server at once (each adapter is a server of its own, so a wait for a timeout is paid
+ * once, not once per adapter), and throws the first failure with its adapter's name once all have ended.
+ */
+export async function onEachAtOnce<T>(
+  servers: Servers,
+  attack: (running: Running, name: string) => Promise<T>,
+): Promise<T[]> {
+  const settled = await Promise.allSettled(servers.map(({ name, running }) => attack(running, name)));
+  return settled.map((result, i) => {
+    if (result.status === 'fulfilled') return result.value;
+    const error = result.reason as Error;
+    error.message = `[${servers[i]!.name}] ${error.message}`;
+    throw error;
+  });
+}
+
 export async function stillServes(url: string): Promise<void> {
   const r = await raw(url, { path: '/posts?limit=1' });
   assert.is(r.status, 200, 'a good request after the case');
@@ -95,18 +112,12 @@ export async function stillServes(url: string): Promise<void> {
 export function addCases(hostile: Test<{ servers: Servers }>, cases: readonly Case[]): void {
   for (const c of cases) {
     hostile(`${c.name} :: same answer on every adapter, then still serving`, async ({ servers }) => {
-      const wires: string[] = [];
-      for (const { name, running } of servers) {
-        try {
-          const r = parseResponse(await exchange(running.url, c.bytes));
-          c.check(r);
-          wires.push(r.wire);
-          await stillServes(running.url);
-        } catch (error) {
-          (error as Error).message = `[${name}] ${(error as Error).message}`;
-          throw error;
-        }
-      }
+      const wires = await onEachAtOnce(servers, async (running) => {
+        const r = parseResponse(await exchange(running.url, c.bytes));
+        c.check(r);
+        await stillServes(running.url);
+        return r.wire;
+      });
       wires.forEach((wire, i) => assert.is(wire, wires[0], `${servers[i]!.name} answered differently`));
     });
   }

@@ -1,3 +1,4 @@
+// Raw HTTP/1.1 for the socket tests: requests written byte for byte, answers read off the wire and parsed.
 import { connect } from 'node:net';
 import * as assert from 'uvu/assert';
 
@@ -78,7 +79,7 @@ export function chunked(parts: readonly string[]): string {
  * Whether `text` holds one whole answer: its head, and the body its Content-Length or last chunk bounds (none
  * for a `HEAD`, a 1xx, 204 or 304); an answer bounded by the close is whole only at the end.
  */
-function wholeAnswer(text: string, head: boolean): boolean {
+export function wholeAnswer(text: string, head: boolean): boolean {
   const split = text.indexOf('\r\n\r\n');
   if (split === -1) return false;
   const top = text.slice(0, split).toLowerCase();

@@ -1,7 +1,16 @@
 // Requests answered in process by `toFetch()`, with no socket, and their answers compared with a socket's.
 import * as assert from 'uvu/assert';
-import type { FetchHandler } from '../../adapters/fetch.js';
+import { toFetch, type FetchHandler, type FetchOptions } from '../../adapters/fetch.js';
+import type { Routable } from '../../core/index.js';
 import type { RawRequest, RawResponse } from './http.js';
+
+/**
+ * `toFetch(source)` as the socket suites serve it (servers.ts): errors not logged, and every answer checked
+ * against what its route declares (`checkResponses`), so one OpenAPI would not describe fails as a 500.
+ */
+export function quietHandler(source: Routable, options: FetchOptions = {}): FetchHandler {
+  return toFetch(source, { onError: () => {}, checkResponses: true, ...options });
+}
 
 /**
  * The headers that say what an answer is; framing (Date, Connection, Keep-Alive, Transfer-Encoding,

@@ -143,3 +143,13 @@ export async function startPostgres(): Promise<Postgres | undefined> {
     },
   };
 }
+
+let shared: Promise<Postgres | undefined> | undefined;
+
+/**
+ * One cluster for every test file of this process (uvu runs them all in one), started on first use and
+ * stopped when the process exits: each test asks it for databases of its own, and none stops it.
+ */
+export function sharedPostgres(): Promise<Postgres | undefined> {
+  return (shared ??= startPostgres());
+}

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
@@ -76,5 +76,26 @@ export async function stop(server: Started): Promise<[number | null, NodeJS.Sign
 export function freshDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sevenfold-posts-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+let created: Promise<string> | undefined;
+
+/**
+ * A folder of its own whose embedded database the example has already created (empty, migrated, unlocked):
+ * a copy of the one its first start in this process made, since creating one (initdb in WASM) takes seconds.
+ */
+export async function createdDataDir(): Promise<string> {
+  created ??= (async () => {
+    const dir = freshDataDir();
+    const first = await start('node', EXAMPLE, { PORT: '0', DATA_DIR: dir }, 60);
+    const [code, signal] = await stop(first);
+    // What start.test checks of every start holds for this one too, the only one that creates a database.
+    if (code !== 0 || first.stdout().trim().split('\n').length !== 1)
+      throw new Error(`the example's first start printed ${first.stdout()}and exited with ${code ?? signal}`);
+    return dir;
+  })();
+  const dir = freshDataDir();
+  cpSync(await created, dir, { recursive: true });
   return dir;
 }
