@@ -12,20 +12,28 @@ const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
 const READ_ALREADY = new Error('the request body was already read');
 
+/** How the client's address is found: from the request and what the runtime passed beside it. */
+export type ClientAddress = (request: Request, ...platform: unknown[]) => string | undefined;
+
 /**
  * The request as handlers see it on a Web-standard runtime: headers from the `Request` (lower-cased
- * on first use), an abort when the runtime aborts its signal, and the `Response` handed to `answer`.
+ * on first use), an abort when the runtime aborts its signal, and the `Response` it is answered with.
  */
 export class FetchRequest extends Exchange {
   readonly target: string;
   #headers: RequestHeaders | undefined = undefined;
   #answered = false;
+  /** The answer, once written before anyone waits for it. */
+  #response: Response | undefined = undefined;
+  /** Who waits for an answer that was not ready at once. */
+  #resolve: ((response: Response) => void) | undefined = undefined;
 
   constructor(
     readonly request: Request,
-    /** The client's address, looked up only when a handler asks for `req.ip`. */
-    private readonly peer: () => string | undefined,
-    private readonly answer: (response: Response) => void,
+    /** What the runtime passed beside the request (Bun's server, Deno's connection info). */
+    private readonly platform: unknown[],
+    /** Looked up only when a handler asks for `req.ip`. */
+    private readonly clientAddress: ClientAddress,
   ) {
     super(request.method);
     const url = request.url;
@@ -46,7 +54,21 @@ export class FetchRequest extends Exchange {
   }
 
   protected override peerAddress(): string | undefined {
-    return this.peer();
+    return this.clientAddress(this.request, ...this.platform);
+  }
+
+  /**
+   * The answer: the `Response` itself when the request path wrote it at once, so that the runtime need not
+   * wait on a promise, else a promise of it.
+   */
+  response(): Response | Promise<Response> {
+    return this.#response ?? new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  /** Hands the answer over, the first one only (a late handler after a `503` has nobody to answer). */
+  private answer(response: Response): void {
+    if (this.#resolve !== undefined) this.#resolve(response);
+    else this.#response ??= response;
   }
 
   protected override watch(abort: (reason: unknown) => void): void {
@@ -120,13 +142,14 @@ export class FetchRequest extends Exchange {
     const bodiless = noContent || this.method === 'HEAD';
     const stream = typeof body === 'string' || body instanceof Uint8Array ? undefined : body;
     if (bodiless && stream !== undefined) void stream.cancel().catch(() => {});
-    // The length goes in with the headers: set on the Response afterwards, the runtime builds them twice.
-    if (!noContent && stream === undefined)
+    // No body at all rather than an empty one, which the Response constructor would give a Content-Type.
+    const empty = body === '' || (body instanceof Uint8Array && body.byteLength === 0);
+    // The runtime frames a body the Response carries (a header more costs Deno its fast path); the length of
+    // one it does not carry (HEAD's, an empty one) goes in with the headers, counted rather than encoded.
+    if ((bodiless || empty) && !noContent && stream === undefined)
       out.headers['Content-Length'] = String(
         typeof body === 'string' ? utf8Length(body) : (body as Uint8Array).byteLength,
       );
-    // No body at all rather than an empty one, which the Response constructor would give a Content-Type.
-    const empty = body === '' || (body instanceof Uint8Array && body.byteLength === 0);
     this.#answered = true;
     this.answer(
       new Response(bodiless || empty ? null : (body as BodyInit), {

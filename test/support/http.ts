@@ -11,6 +11,8 @@ export interface RawResponse {
   readonly body: string;
   /** The whole response with the Date header removed (it is the only part allowed to differ). */
   readonly wire: string;
+  /** Answered by `toFetch()` in process: no server framed it, so a body it carries has no Content-Length. */
+  readonly inProcess?: true;
 }
 
 export interface RawRequest {
