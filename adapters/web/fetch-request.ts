@@ -38,9 +38,13 @@ export class FetchRequest extends Exchange {
   ) {
     super(request.method);
     const url = request.url;
-    // The origin form of an absolute URL: from the first `/` after the authority.
-    const start = url.indexOf('/', url.indexOf('//') + 2);
-    this.target = start === -1 ? '/' : url.slice(start);
+    // Bun gives the path alone when the Host is missing (HTTP/1.0) or is no host name; anything else is absolute.
+    if (url.charCodeAt(0) === 47 /* / */) this.target = url;
+    else {
+      // The origin form of an absolute URL: from the first `/` after the authority.
+      const start = url.indexOf('/', url.indexOf('//') + 2);
+      this.target = start === -1 ? '/' : url.slice(start);
+    }
   }
 
   get accept(): string | undefined {
@@ -108,7 +112,7 @@ export class FetchRequest extends Exchange {
     return {
       secFetchSite: headers.get('sec-fetch-site') ?? undefined,
       origin: headers.get('origin') ?? undefined,
-      host: headers.get('host') ?? new URL(this.request.url).host,
+      host: headers.get('host') ?? authority(this.request.url),
     };
   }
 
@@ -213,6 +217,14 @@ async function readLimited(
   let at = 0;
   for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
   return bytes;
+}
+
+/** The host of a serialized absolute URL (as `new URL(url).host`, unparsed), or `undefined` for a path alone. */
+function authority(url: string): string | undefined {
+  const from = url.indexOf('//');
+  if (from === -1) return undefined;
+  const to = url.indexOf('/', from + 2);
+  return url.slice(from + 2, to === -1 ? url.length : to);
 }
 
 /** The UTF-8 length of a string, counted without encoding it (a lone surrogate counts three, as U+FFFD). */
