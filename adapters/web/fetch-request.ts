@@ -84,9 +84,11 @@ export class FetchRequest extends Exchange {
     signal.addEventListener('abort', gone, { once: true });
   }
 
-  // The runtime checked the request line and joined repeated headers. Deno refuses a repeated Host itself;
-  // Bun joins the values with `, ` and serves it, which no host name holds.
+  // The runtime checked the request line and joined repeated headers. Deno's server refuses a repeated Host
+  // itself, so a request it passes its connection info with is not asked (each header read is a call into
+  // Deno); Bun joins the values with `, ` and serves it, which no host name holds.
   headProblem(): HttpError | undefined {
+    if (servedByDeno(this.platform[0])) return undefined;
     return this.request.headers.get('host')?.includes(',') ? MANY_HOSTS : undefined;
   }
 
@@ -99,7 +101,8 @@ export class FetchRequest extends Exchange {
       type: headers.get('content-type') ?? undefined,
       encoding: headers.get('content-encoding') ?? undefined,
       length,
-      expect: headers.get('expect') ?? undefined,
+      // The runtime answers `Expect: 100-continue` itself.
+      expect: undefined,
       // A body of no declared length (a Request made in process, a stream) is what HTTP/1.1 sends chunked.
       transfer:
         headers.get('transfer-encoding') ??
@@ -154,11 +157,12 @@ export class FetchRequest extends Exchange {
         typeof body === 'string' ? utf8Length(body) : (body as Uint8Array).byteLength,
       );
     this.#answered = true;
+    const headers = responseHeaders(out.headers);
     this.answer(
-      new Response(bodiless || empty ? null : (body as BodyInit), {
-        status: out.status,
-        headers: out.headers,
-      }),
+      new Response(
+        bodiless || empty ? null : (body as BodyInit),
+        headers === undefined ? { status: out.status } : { status: out.status, headers },
+      ),
     );
   }
 
@@ -217,6 +221,35 @@ async function readLimited(
   let at = 0;
   for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
   return bytes;
+}
+
+/** Whether what the runtime passed beside the request is Deno's `ServeHandlerInfo`. */
+function servedByDeno(info: unknown): boolean {
+  return typeof info === 'object' && info !== null && 'remoteAddr' in info && 'completed' in info;
+}
+
+/** `Headers` for each Content-Type an answer has alone, made once: most answers are one of a few. */
+const TYPED = new Map<string, Headers>();
+const MAX_TYPED = 32;
+
+/**
+ * The headers an answer's Response is made with: none for none, and a shared `Headers` for a Content-Type
+ * alone, which Bun copies much faster than it reads a record (the Response gets its own copy either way).
+ */
+function responseHeaders(headers: Record<string, string>): HeadersInit | undefined {
+  let type: string | undefined;
+  for (const name in headers) {
+    if (type !== undefined || name !== 'Content-Type') return headers;
+    type = headers[name]!;
+  }
+  if (type === undefined) return undefined;
+  let shared = TYPED.get(type);
+  if (shared === undefined) {
+    // Handlers may name types without end: past a few, the record is used as it is.
+    if (TYPED.size >= MAX_TYPED) return headers;
+    TYPED.set(type, (shared = new Headers({ 'Content-Type': type })));
+  }
+  return shared;
 }
 
 /** The host of a serialized absolute URL (as `new URL(url).host`, unparsed), or `undefined` for a path alone. */
