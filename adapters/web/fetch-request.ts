@@ -103,19 +103,25 @@ export class FetchRequest extends Exchange {
       length,
       // The runtime answers `Expect: 100-continue` itself.
       expect: undefined,
-      // A body of no declared length (a Request made in process, a stream) is what HTTP/1.1 sends chunked.
+      // Bun and Deno refuse a declared length with Transfer-Encoding (in process it changes nothing read), so
+      // only a body of none is asked; one of no length at all (a Request made in process) is sent chunked.
       transfer:
-        headers.get('transfer-encoding') ??
-        (length === undefined && this.request.body !== null ? 'chunked' : undefined),
+        length !== undefined
+          ? undefined
+          : (headers.get('transfer-encoding') ?? (this.request.body !== null ? 'chunked' : undefined)),
     });
   }
 
   originHeaders(): OriginHeaders {
-    const headers = this.request.headers;
+    const request = this.request;
+    const headers = request.headers;
     return {
       secFetchSite: headers.get('sec-fetch-site') ?? undefined,
       origin: headers.get('origin') ?? undefined,
-      host: headers.get('host') ?? authority(this.request.url),
+      // Only an Origin without Sec-Fetch-Site is compared with it, so it is read then only.
+      get host() {
+        return headers.get('host') ?? authority(request.url);
+      },
     };
   }
 
