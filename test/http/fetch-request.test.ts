@@ -50,7 +50,7 @@ test('toFetch :: a body is strict UTF-8: a U+FFFD it holds is kept, bytes that a
   assert.equal(await bom.json(), { got: { a: '1' } });
 });
 
-test('toFetch :: every Response has headers of its own, though answers of one Content-Type are made alike', async () => {
+test('toFetch :: every Response has headers of its own', async () => {
   const items = resource('items', { show: (req) => ({ id: req.params.item_id }) });
   const serve = toFetch(items);
   const first = await serve(new Request('http://x/items/1'));
