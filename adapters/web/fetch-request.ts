@@ -113,15 +113,11 @@ export class FetchRequest extends Exchange {
   }
 
   originHeaders(): OriginHeaders {
-    const request = this.request;
-    const headers = request.headers;
+    const headers = this.request.headers;
     return {
       secFetchSite: headers.get('sec-fetch-site') ?? undefined,
       origin: headers.get('origin') ?? undefined,
-      // Only an Origin without Sec-Fetch-Site is compared with it, so it is read then only.
-      get host() {
-        return headers.get('host') ?? authority(request.url);
-      },
+      host: headers.get('host') ?? authority(this.request.url),
     };
   }
 

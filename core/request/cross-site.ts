@@ -15,7 +15,7 @@ export function isFormType(contentType: string | undefined): boolean {
   return contentType !== undefined && FORM_TYPES.test(contentType);
 }
 
-/** The headers the cross-site decision reads; `host` is read last, and only for an `Origin` to compare. */
+/** The headers the cross-site decision reads. */
 export interface OriginHeaders {
   readonly secFetchSite: string | undefined;
   readonly origin: string | undefined;
@@ -30,14 +30,14 @@ export interface OriginHeaders {
  * cross-site browser request. `trusted` origins (`https://app.example`) may post.
  */
 export function isCrossSite(headers: OriginHeaders, trusted: ReadonlySet<string>): boolean {
-  const { secFetchSite, origin } = headers;
+  const { secFetchSite, origin, host } = headers;
   if (origin !== undefined && trusted.has(origin)) return false;
   if (secFetchSite !== undefined) return secFetchSite !== 'same-origin' && secFetchSite !== 'none';
   if (origin === undefined) return false;
   // "null" is an opaque origin (a sandboxed frame, a data: URL): never the server's own.
   if (origin === 'null') return true;
   try {
-    return new URL(origin).host !== headers.host?.toLowerCase();
+    return new URL(origin).host !== host?.toLowerCase();
   } catch {
     return true;
   }
