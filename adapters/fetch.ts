@@ -1,4 +1,4 @@
-// `sevenfold/fetch`: a table as a Web-standard handler, `(request) => Promise<Response>`, for Bun, Deno, Workers and tests.
+// `sevenfold/fetch`: a table as a Web-standard handler, `(request) => Response | Promise<Response>`, for Bun, Deno, Workers and tests.
 import type { Routable } from '../core/table/table.js';
 import { createPipeline } from './pipeline/handle-request.js';
 import type { DispatchOptions } from './pipeline/settings.js';
@@ -8,8 +8,12 @@ import { FetchRequest } from './web/fetch-request.js';
 export type { DispatchOptions } from './pipeline/settings.js';
 export type { PrecompiledValidators } from './pipeline/ajv-compiler.js';
 
-/** A Web-standard handler: what `Bun.serve`, `Deno.serve` and a Worker's `fetch` take. */
-export type FetchHandler = (request: Request, ...platform: unknown[]) => Promise<Response>;
+/**
+ * A Web-standard handler: what `Bun.serve`, `Deno.serve` and a Worker's `fetch` take. The answer is the
+ * `Response` itself when it is ready at once (no body to read, a handler that answers at once), else a
+ * promise of it.
+ */
+export type FetchHandler = (request: Request, ...platform: unknown[]) => Response | Promise<Response>;
 
 export interface FetchOptions extends DispatchOptions {
   /**
@@ -30,10 +34,11 @@ export function toFetch(source: Routable, options: FetchOptions = {}): FetchHand
   // A timer per waiting step: on workerd a timer belongs to the request that set it.
   const pipeline = createPipeline(source, options, ajvCompiler, 'per-step');
   const clientAddress = options.clientAddress ?? runtimeAddress;
-  return (request, ...platform) =>
-    new Promise((resolve) =>
-      pipeline.receive(new FetchRequest(request, () => clientAddress(request, ...platform), resolve)),
-    );
+  return (request, ...platform) => {
+    const exchange = new FetchRequest(request, platform, clientAddress);
+    pipeline.receive(exchange);
+    return exchange.response();
+  };
 }
 
 /**

@@ -12,26 +12,39 @@ const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
 const READ_ALREADY = new Error('the request body was already read');
 
+/** How the client's address is found: from the request and what the runtime passed beside it. */
+export type ClientAddress = (request: Request, ...platform: unknown[]) => string | undefined;
+
 /**
  * The request as handlers see it on a Web-standard runtime: headers from the `Request` (lower-cased
- * on first use), an abort when the runtime aborts its signal, and the `Response` handed to `answer`.
+ * on first use), an abort when the runtime aborts its signal, and the `Response` it is answered with.
  */
 export class FetchRequest extends Exchange {
   readonly target: string;
   #headers: RequestHeaders | undefined = undefined;
+  #bodyHeaders: BodyHeaders | undefined = undefined;
   #answered = false;
+  /** The answer, once written before anyone waits for it. */
+  #response: Response | undefined = undefined;
+  /** Who waits for an answer that was not ready at once. */
+  #resolve: ((response: Response) => void) | undefined = undefined;
 
   constructor(
     readonly request: Request,
-    /** The client's address, looked up only when a handler asks for `req.ip`. */
-    private readonly peer: () => string | undefined,
-    private readonly answer: (response: Response) => void,
+    /** What the runtime passed beside the request (Bun's server, Deno's connection info). */
+    private readonly platform: unknown[],
+    /** Looked up only when a handler asks for `req.ip`. */
+    private readonly clientAddress: ClientAddress,
   ) {
     super(request.method);
     const url = request.url;
-    // The origin form of an absolute URL: from the first `/` after the authority.
-    const start = url.indexOf('/', url.indexOf('//') + 2);
-    this.target = start === -1 ? '/' : url.slice(start);
+    // Bun gives the path alone when the Host is missing (HTTP/1.0) or is no host name; anything else is absolute.
+    if (url.charCodeAt(0) === 47 /* / */) this.target = url;
+    else {
+      // The origin form of an absolute URL: from the first `/` after the authority.
+      const start = url.indexOf('/', url.indexOf('//') + 2);
+      this.target = start === -1 ? '/' : url.slice(start);
+    }
   }
 
   get accept(): string | undefined {
@@ -46,7 +59,21 @@ export class FetchRequest extends Exchange {
   }
 
   protected override peerAddress(): string | undefined {
-    return this.peer();
+    return this.clientAddress(this.request, ...this.platform);
+  }
+
+  /**
+   * The answer: the `Response` itself when the request path wrote it at once, so that the runtime need not
+   * wait on a promise, else a promise of it.
+   */
+  response(): Response | Promise<Response> {
+    return this.#response ?? new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  /** Hands the answer over, the first one only (a late handler after a `503` has nobody to answer). */
+  private answer(response: Response): void {
+    if (this.#resolve !== undefined) this.#resolve(response);
+    else this.#response ??= response;
   }
 
   protected override watch(abort: (reason: unknown) => void): void {
@@ -57,25 +84,32 @@ export class FetchRequest extends Exchange {
     signal.addEventListener('abort', gone, { once: true });
   }
 
-  // The runtime checked the request line and joined repeated headers. Deno refuses a repeated Host itself;
-  // Bun joins the values with `, ` and serves it, which no host name holds.
+  // The runtime checked the request line and joined repeated headers. Deno's server refuses a repeated Host
+  // itself, so a request it passes its connection info with is not asked (each header read is a call into
+  // Deno); Bun joins the values with `, ` and serves it, which no host name holds.
   headProblem(): HttpError | undefined {
+    if (servedByDeno(this.platform[0])) return undefined;
     return this.request.headers.get('host')?.includes(',') ? MANY_HOSTS : undefined;
   }
 
   bodyHeaders(): BodyHeaders {
+    // A form's method override reads them before the body does: each read is a call into the runtime.
+    if (this.#bodyHeaders !== undefined) return this.#bodyHeaders;
     const headers = this.request.headers;
     const length = headers.get('content-length') ?? undefined;
-    return {
+    return (this.#bodyHeaders = {
       type: headers.get('content-type') ?? undefined,
       encoding: headers.get('content-encoding') ?? undefined,
       length,
-      expect: headers.get('expect') ?? undefined,
-      // A body of no declared length (a Request made in process, a stream) is what HTTP/1.1 sends chunked.
+      // The runtime answers `Expect: 100-continue` itself.
+      expect: undefined,
+      // Bun and Deno refuse a declared length with Transfer-Encoding (in process it changes nothing read), so
+      // only a body of none is asked; one of no length at all (a Request made in process) is sent chunked.
       transfer:
-        headers.get('transfer-encoding') ??
-        (length === undefined && this.request.body !== null ? 'chunked' : undefined),
-    };
+        length !== undefined
+          ? undefined
+          : (headers.get('transfer-encoding') ?? (this.request.body !== null ? 'chunked' : undefined)),
+    });
   }
 
   originHeaders(): OriginHeaders {
@@ -83,35 +117,27 @@ export class FetchRequest extends Exchange {
     return {
       secFetchSite: headers.get('sec-fetch-site') ?? undefined,
       origin: headers.get('origin') ?? undefined,
-      host: headers.get('host') ?? new URL(this.request.url).host,
+      host: headers.get('host') ?? authority(this.request.url),
     };
   }
 
   readBody(headers: BodyHeaders, limit: number, done: BodyDone): void {
     const request = this.request;
     if (request.bodyUsed) return done(this, undefined, READ_ALREADY);
+    const read = (bytes: Uint8Array | undefined) => {
+      if (bytes === undefined) return done(this, undefined, tooLarge(limit));
+      const text = decodeUtf8(bytes);
+      if (text === undefined) return done(this, undefined, NOT_UTF8);
+      done(this, text, undefined);
+    };
+    const aborted = () => done(this, undefined, ABORTED);
     // A declared length is checked against the limit already: read it whole, without a stream's callbacks.
-    const whole = headers.length !== undefined && headers.transfer === undefined;
-    const reading = whole
-      ? request
-          .arrayBuffer()
-          .then((buffer) => (buffer.byteLength > limit ? undefined : new Uint8Array(buffer)))
-      : request.body === null
-        ? Promise.resolve(new Uint8Array(0))
-        : readLimited(request.body.getReader(), limit);
-    reading.then(
-      (bytes) => {
-        if (bytes === undefined) return done(this, undefined, tooLarge(limit));
-        let text: string;
-        try {
-          text = withoutBom(UTF8.decode(bytes));
-        } catch {
-          return done(this, undefined, NOT_UTF8);
-        }
-        done(this, text, undefined);
-      },
-      () => done(this, undefined, ABORTED),
-    );
+    if (headers.length !== undefined && headers.transfer === undefined)
+      request
+        .arrayBuffer()
+        .then((buffer) => read(buffer.byteLength > limit ? undefined : new Uint8Array(buffer)), aborted);
+    else if (request.body === null) read(new Uint8Array(0));
+    else readLimited(request.body.getReader(), limit).then(read, aborted);
   }
 
   write(out: Rendered): void {
@@ -120,19 +146,21 @@ export class FetchRequest extends Exchange {
     const bodiless = noContent || this.method === 'HEAD';
     const stream = typeof body === 'string' || body instanceof Uint8Array ? undefined : body;
     if (bodiless && stream !== undefined) void stream.cancel().catch(() => {});
-    // The length goes in with the headers: set on the Response afterwards, the runtime builds them twice.
-    if (!noContent && stream === undefined)
+    // No body at all rather than an empty one, which the Response constructor would give a Content-Type.
+    const empty = body === '' || (body instanceof Uint8Array && body.byteLength === 0);
+    // The runtime frames a body the Response carries (a header more costs Deno its fast path); the length of
+    // one it does not carry (HEAD's, an empty one) goes in with the headers, counted rather than encoded.
+    if ((bodiless || empty) && !noContent && stream === undefined)
       out.headers['Content-Length'] = String(
         typeof body === 'string' ? utf8Length(body) : (body as Uint8Array).byteLength,
       );
-    // No body at all rather than an empty one, which the Response constructor would give a Content-Type.
-    const empty = body === '' || (body instanceof Uint8Array && body.byteLength === 0);
     this.#answered = true;
+    const headers = responseHeaders(out.headers);
     this.answer(
-      new Response(bodiless || empty ? null : (body as BodyInit), {
-        status: out.status,
-        headers: out.headers,
-      }),
+      new Response(
+        bodiless || empty ? null : (body as BodyInit),
+        headers === undefined ? { status: out.status } : { status: out.status, headers },
+      ),
     );
   }
 
@@ -153,6 +181,21 @@ export class FetchRequest extends Exchange {
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// Drops a leading BOM as `withoutBom` does, and replaces what is not UTF-8 rather than throwing.
+const LENIENT = new TextDecoder();
+
+/** The text without a leading BOM, or `undefined` when the bytes are not UTF-8. */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  // The lenient decoder is the runtimes' fast one (Deno's strict one is three times slower); only a text
+  // holding U+FFFD, which it writes for what is not UTF-8, may hide an error, so only that one is decoded again.
+  const text = LENIENT.decode(bytes);
+  if (!text.includes('\uFFFD')) return text;
+  try {
+    return withoutBom(UTF8.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
 
 /** The whole stream, or `undefined` once it passes `limit` bytes (the rest is cancelled, never read). */
 async function readLimited(
@@ -176,6 +219,25 @@ async function readLimited(
   let at = 0;
   for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
   return bytes;
+}
+
+/** Whether what the runtime passed beside the request is Deno's `ServeHandlerInfo`. */
+function servedByDeno(info: unknown): boolean {
+  return typeof info === 'object' && info !== null && 'remoteAddr' in info && 'completed' in info;
+}
+
+/** The headers an answer's Response is made with, or none for none: the runtimes read even an empty record. */
+function responseHeaders(headers: Record<string, string>): Record<string, string> | undefined {
+  for (const _ in headers) return headers;
+  return undefined;
+}
+
+/** The host of a serialized absolute URL (as `new URL(url).host`, unparsed), or `undefined` for a path alone. */
+function authority(url: string): string | undefined {
+  const from = url.indexOf('//');
+  if (from === -1) return undefined;
+  const to = url.indexOf('/', from + 2);
+  return url.slice(from + 2, to === -1 ? url.length : to);
 }
 
 /** The UTF-8 length of a string, counted without encoding it (a lone surrogate counts three, as U+FFFD). */

@@ -7,4 +7,4 @@ import validators from './validators.js';
 // Made as the module loads, so a table the validators do not match fails the deploy, not every request.
 const handler: FetchHandler = toFetch(blogApp().table, { validators });
 
-export default { fetch: (request: Request): Promise<Response> => handler(request) };
+export default { fetch: (request: Request) => handler(request) };

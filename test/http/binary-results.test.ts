@@ -84,7 +84,8 @@ test('bytes :: a Buffer, Uint8Array or ArrayBuffer is sent as octets with its le
       }
       const response = await handler(new Request(`http://x/files/${id}`));
       assert.is(response.headers.get('content-type'), 'application/octet-stream');
-      assert.is(response.headers.get('content-length'), '5');
+      // The Response carries the bytes themselves; whoever serves it counts them, as Bun and Deno do.
+      assert.is(response.headers.get('content-length'), null);
       assert.equal([...new Uint8Array(await response.arrayBuffer())], [...BYTES]);
     }
   } finally {

@@ -49,7 +49,8 @@ test('req.ip :: with trustProxy, the address the nearest untrusted hop was seen 
 
 test('req.ip :: toFetch reads Bun and Deno from what they pass beside the request, or clientAddress', async () => {
   const handler = toFetch(whoami);
-  const ipOf = async (response: Promise<Response>) => ((await (await response).json()) as { ip: unknown }).ip;
+  const ipOf = async (response: Response | Promise<Response>) =>
+    ((await (await response).json()) as { ip: unknown }).ip;
   const request = () => new Request('http://x/clients');
   assert.is(await ipOf(handler(request())), null);
   const bun = { requestIP: (r: Request) => (r instanceof Request ? { address: '192.0.2.1' } : null) };

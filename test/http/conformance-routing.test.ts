@@ -12,7 +12,8 @@ const CASES: Case[] = [
     check: (r) => {
       assert.is(r.status, 200);
       assert.is(r.headers['content-type'], 'application/json; charset=utf-8');
-      assert.is(r.headers['content-length'], String(Buffer.byteLength(r.body)));
+      // In process the Response carries the body itself, undeclared: whoever serves it counts it.
+      assert.is(r.headers['content-length'], r.inProcess ? undefined : String(Buffer.byteLength(r.body)));
       assert.equal(json(r), { url: '/widgets', query: {} });
     },
   },

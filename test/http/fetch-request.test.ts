@@ -36,6 +36,32 @@ test('toFetch :: a body of no declared length is streamed, and cut past bodyLimi
   assert.is(big.status, 413);
 });
 
+test('toFetch :: a body is strict UTF-8: a U+FFFD it holds is kept, bytes that are not UTF-8 are a 400, a BOM goes', async () => {
+  const json = { 'content-type': 'application/json' };
+  const bytes = (...parts: Array<string | number[]>) =>
+    new Uint8Array(parts.flatMap((part) => (typeof part === 'string' ? [...Buffer.from(part)] : part)));
+  const kept = await post(bytes('{"a":"\uFFFD"}'), json);
+  assert.is(kept.status, 201);
+  assert.equal(await kept.json(), { got: { a: '\uFFFD' } });
+  const invalid = await post(bytes('{"a":"', [0xc3, 0x28], '"}'), json);
+  assert.is(invalid.status, 400);
+  assert.match(await invalid.text(), /not valid UTF-8/);
+  const bom = await post(bytes([0xef, 0xbb, 0xbf], '{"a":"1"}'), json);
+  assert.equal(await bom.json(), { got: { a: '1' } });
+});
+
+test('toFetch :: every Response has headers of its own', async () => {
+  const items = resource('items', { show: (req) => ({ id: req.params.item_id }) });
+  const serve = toFetch(items);
+  const first = await serve(new Request('http://x/items/1'));
+  first.headers.set('X-Changed', 'yes');
+  first.headers.set('Content-Type', 'text/plain');
+  const second = await serve(new Request('http://x/items/2'));
+  assert.is(second.headers.get('x-changed'), null);
+  assert.is(second.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.equal(await second.json(), { id: '2' });
+});
+
 test('utf8Length() :: counts what TextEncoder would write, lone surrogates as U+FFFD', () => {
   const samples = ['', 'abc', 'é', '€', '😀', 'a\ud800b', '\udc00', 'x😀é\ud800', '\ud83d', 'ab\ud83d'];
   for (let n = 0; n < 200; n++)

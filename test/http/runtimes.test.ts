@@ -84,6 +84,12 @@ export const PLATFORM_DIFFERENCES: readonly PlatformDifference[] = [
   ...refusedBy('workerd', "workerd's HTTP parser answers a bare 400 itself", ['no Host on HTTP/1.1'], {
     body: 'Bad Request',
   }),
+  ...refusedBy(
+    'workerd',
+    "workerd's HTTP parser refuses a request with no Host, HTTP/1.0 too, with a bare 400",
+    ['HTTP/1.0 without Host', 'a DELETE on HTTP/1.0 without Host'],
+    { status: 400, body: 'Bad Request' },
+  ),
   ...refusedBy('workerd', "workerd's HTTP parser answers a bare 400 itself", ['invalid header name'], {
     body: 'ERROR: The headers sent by your client are not valid.',
     'content-type': 'text/plain',
@@ -101,6 +107,7 @@ export const PLATFORM_DIFFERENCES: readonly PlatformDifference[] = [
       'two different Content-Lengths',
       'Content-Length not a number',
       'a request line in absolute form',
+      'a Host that is no host name',
     ],
     { status: 500, body: 'Internal Server Error' },
   ),

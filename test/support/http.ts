@@ -12,6 +12,8 @@ export interface RawResponse {
   readonly body: string;
   /** The whole response with the Date header removed (it is the only part allowed to differ). */
   readonly wire: string;
+  /** Answered by `toFetch()` in process: no server framed it, so a body it carries has no Content-Length. */
+  readonly inProcess?: true;
 }
 
 export interface RawRequest {
@@ -136,7 +138,8 @@ export function parseResponse(text: string): RawResponse {
   const split = text.indexOf('\r\n\r\n');
   if (split === -1) throw new Error(`not an HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
   const [statusLine, ...headerLines] = text.slice(0, split).split('\r\n');
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine!)?.[1]);
+  // Deno answers an HTTP/1.0 request in HTTP/1.0.
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine!)?.[1]);
   const headers: Record<string, string> = {};
   for (const line of headerLines) {
     const colon = line.indexOf(':');

@@ -192,6 +192,14 @@ export const MALFORMED: readonly Exchange[] = [
     status: 201,
     headers: { location: '/posts/gen-2' },
   },
+  // Bun's URL is the path alone without a Host that names a host: still the same route, and the same host.
+  { name: 'HTTP/1.0 without Host', request: 'GET /posts/first HTTP/1.0\r\n\r\n', status: 200 },
+  { name: 'a DELETE on HTTP/1.0 without Host', request: 'DELETE /posts/none HTTP/1.0\r\n\r\n', status: 404 },
+  {
+    name: 'a Host that is no host name',
+    request: 'GET /posts/first HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n',
+    status: 200,
+  },
   {
     name: 'a request line in absolute form',
     request: 'GET http://test.local/posts/first HTTP/1.1\r\nHost: test.local\r\nConnection: close\r\n\r\n',
