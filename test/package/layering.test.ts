@@ -97,13 +97,7 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
     'adapters/signals.ts',
   ],
   'adapters/polka.ts': ['adapters/http/'],
-  'adapters/cli.ts': [
-    'core/table/',
-    'core/matcher/',
-    'core/openapi/',
-    'core/schema/',
-    'adapters/http/',
-  ],
+  'adapters/cli.ts': ['core/table/', 'core/matcher/', 'core/openapi/', 'core/schema/', 'adapters/http/'],
   'adapters/bin.ts': ['adapters/cli.ts'],
 };
 
