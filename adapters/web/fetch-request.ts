@@ -84,9 +84,11 @@ export class FetchRequest extends Exchange {
     signal.addEventListener('abort', gone, { once: true });
   }
 
-  // The runtime checked the request line and joined repeated headers. Deno refuses a repeated Host itself;
-  // Bun joins the values with `, ` and serves it, which no host name holds.
+  // The runtime checked the request line and joined repeated headers. Deno's server refuses a repeated Host
+  // itself, so a request it passes its connection info with is not asked (each header read is a call into
+  // Deno); Bun joins the values with `, ` and serves it, which no host name holds.
   headProblem(): HttpError | undefined {
+    if (servedByDeno(this.platform[0])) return undefined;
     return this.request.headers.get('host')?.includes(',') ? MANY_HOSTS : undefined;
   }
 
@@ -99,11 +101,14 @@ export class FetchRequest extends Exchange {
       type: headers.get('content-type') ?? undefined,
       encoding: headers.get('content-encoding') ?? undefined,
       length,
-      expect: headers.get('expect') ?? undefined,
-      // A body of no declared length (a Request made in process, a stream) is what HTTP/1.1 sends chunked.
+      // The runtime answers `Expect: 100-continue` itself.
+      expect: undefined,
+      // Bun and Deno refuse a declared length with Transfer-Encoding (in process it changes nothing read), so
+      // only a body of none is asked; one of no length at all (a Request made in process) is sent chunked.
       transfer:
-        headers.get('transfer-encoding') ??
-        (length === undefined && this.request.body !== null ? 'chunked' : undefined),
+        length !== undefined
+          ? undefined
+          : (headers.get('transfer-encoding') ?? (this.request.body !== null ? 'chunked' : undefined)),
     });
   }
 
@@ -154,11 +159,12 @@ export class FetchRequest extends Exchange {
         typeof body === 'string' ? utf8Length(body) : (body as Uint8Array).byteLength,
       );
     this.#answered = true;
+    const headers = responseHeaders(out.headers);
     this.answer(
-      new Response(bodiless || empty ? null : (body as BodyInit), {
-        status: out.status,
-        headers: out.headers,
-      }),
+      new Response(
+        bodiless || empty ? null : (body as BodyInit),
+        headers === undefined ? { status: out.status } : { status: out.status, headers },
+      ),
     );
   }
 
@@ -217,6 +223,17 @@ async function readLimited(
   let at = 0;
   for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
   return bytes;
+}
+
+/** Whether what the runtime passed beside the request is Deno's `ServeHandlerInfo`. */
+function servedByDeno(info: unknown): boolean {
+  return typeof info === 'object' && info !== null && 'remoteAddr' in info && 'completed' in info;
+}
+
+/** The headers an answer's Response is made with, or none for none: the runtimes read even an empty record. */
+function responseHeaders(headers: Record<string, string>): Record<string, string> | undefined {
+  for (const _ in headers) return headers;
+  return undefined;
 }
 
 /** The host of a serialized absolute URL (as `new URL(url).host`, unparsed), or `undefined` for a path alone. */

@@ -50,6 +50,18 @@ test('toFetch :: a body is strict UTF-8: a U+FFFD it holds is kept, bytes that a
   assert.equal(await bom.json(), { got: { a: '1' } });
 });
 
+test('toFetch :: every Response has headers of its own', async () => {
+  const items = resource('items', { show: (req) => ({ id: req.params.item_id }) });
+  const serve = toFetch(items);
+  const first = await serve(new Request('http://x/items/1'));
+  first.headers.set('X-Changed', 'yes');
+  first.headers.set('Content-Type', 'text/plain');
+  const second = await serve(new Request('http://x/items/2'));
+  assert.is(second.headers.get('x-changed'), null);
+  assert.is(second.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.equal(await second.json(), { id: '2' });
+});
+
 test('utf8Length() :: counts what TextEncoder would write, lone surrogates as U+FFFD', () => {
   const samples = ['', 'abc', 'é', '€', '😀', 'a\ud800b', '\udc00', 'x😀é\ud800', '\ud83d', 'ab\ud83d'];
   for (let n = 0; n < 200; n++)
