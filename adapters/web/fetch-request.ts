@@ -124,24 +124,20 @@ export class FetchRequest extends Exchange {
   readBody(headers: BodyHeaders, limit: number, done: BodyDone): void {
     const request = this.request;
     if (request.bodyUsed) return done(this, undefined, READ_ALREADY);
+    const read = (bytes: Uint8Array | undefined) => {
+      if (bytes === undefined) return done(this, undefined, tooLarge(limit));
+      const text = decodeUtf8(bytes);
+      if (text === undefined) return done(this, undefined, NOT_UTF8);
+      done(this, text, undefined);
+    };
+    const aborted = () => done(this, undefined, ABORTED);
     // A declared length is checked against the limit already: read it whole, without a stream's callbacks.
-    const whole = headers.length !== undefined && headers.transfer === undefined;
-    const reading = whole
-      ? request
-          .arrayBuffer()
-          .then((buffer) => (buffer.byteLength > limit ? undefined : new Uint8Array(buffer)))
-      : request.body === null
-        ? Promise.resolve(new Uint8Array(0))
-        : readLimited(request.body.getReader(), limit);
-    reading.then(
-      (bytes) => {
-        if (bytes === undefined) return done(this, undefined, tooLarge(limit));
-        const text = decodeUtf8(bytes);
-        if (text === undefined) return done(this, undefined, NOT_UTF8);
-        done(this, text, undefined);
-      },
-      () => done(this, undefined, ABORTED),
-    );
+    if (headers.length !== undefined && headers.transfer === undefined)
+      request
+        .arrayBuffer()
+        .then((buffer) => read(buffer.byteLength > limit ? undefined : new Uint8Array(buffer)), aborted);
+    else if (request.body === null) read(new Uint8Array(0));
+    else readLimited(request.body.getReader(), limit).then(read, aborted);
   }
 
   write(out: Rendered): void {
