@@ -101,7 +101,7 @@ export class FetchRequest extends Exchange {
       type: headers.get('content-type') ?? undefined,
       encoding: headers.get('content-encoding') ?? undefined,
       length,
-      // The runtime answers `Expect: 100-continue` itself.
+      // `Expect: 100-continue` is for the runtime's server to answer: nothing here reads it.
       expect: undefined,
       // Bun and Deno refuse a declared length with Transfer-Encoding (in process it changes nothing read), so
       // only a body of none is asked; one of no length at all (a Request made in process) is sent chunked.
