@@ -226,10 +226,32 @@ function servedByDeno(info: unknown): boolean {
   return typeof info === 'object' && info !== null && 'remoteAddr' in info && 'completed' in info;
 }
 
-/** The headers an answer's Response is made with, or none for none: the runtimes read even an empty record. */
-function responseHeaders(headers: Record<string, string>): Record<string, string> | undefined {
-  for (const _ in headers) return headers;
-  return undefined;
+// Bun copies a `Headers` natively but converts a record one property at a time; Deno and undici iterate a
+// `Headers` (sorted) slower than they read a record.
+const SHARE_HEADERS = typeof (globalThis as { Bun?: unknown }).Bun === 'object';
+
+/** On Bun, a `Headers` for each Content-Type an answer has alone, made once: most answers are one of a few. */
+const TYPED = new Map<string, Headers>();
+const MAX_TYPED = 32;
+
+/**
+ * The headers an answer's Response is made with: none for none (the runtimes read even an empty record),
+ * and on Bun a shared `Headers` for a Content-Type alone (the Response gets its own copy either way).
+ */
+function responseHeaders(headers: Record<string, string>): HeadersInit | undefined {
+  let type: string | undefined;
+  for (const name in headers) {
+    if (!SHARE_HEADERS || type !== undefined || name !== 'Content-Type') return headers;
+    type = headers[name]!;
+  }
+  if (type === undefined) return undefined;
+  let shared = TYPED.get(type);
+  if (shared === undefined) {
+    // Handlers may name types without end: past a few, the record is used as it is.
+    if (TYPED.size >= MAX_TYPED) return headers;
+    TYPED.set(type, (shared = new Headers({ 'Content-Type': type })));
+  }
+  return shared;
 }
 
 /** The host of a serialized absolute URL (as `new URL(url).host`, unparsed), or `undefined` for a path alone. */

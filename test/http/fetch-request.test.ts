@@ -1,9 +1,13 @@
 // The Web-standard shell's own parts: body reads under the limit, declared or streamed, and answer lengths.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resource } from '../../core/index.js';
 import { toFetch } from '../../adapters/fetch.js';
 import { utf8Length } from '../../adapters/web/fetch-request.js';
+import { ROOT } from '../support/paths.js';
+import { requireRuntimes } from '../support/runtimes.js';
 
 const notes = resource('notes', { create: (req, res) => res.created('/notes/1', { got: req.body ?? null }) });
 const handler = toFetch(notes, { bodyLimit: 16 });
@@ -60,6 +64,32 @@ test('toFetch :: every Response has headers of its own', async () => {
   assert.is(second.headers.get('x-changed'), null);
   assert.is(second.headers.get('content-type'), 'application/json; charset=utf-8');
   assert.equal(await second.json(), { id: '2' });
+});
+
+test('toFetch on Bun :: answers of one Content-Type, made from one shared Headers, each have their own', () => {
+  const found = requireRuntimes(['bun'] as const, 'toFetch on Bun, shared Headers');
+  if (found === undefined) return;
+  // Bun alone is given a shared Headers (adapters/web/fetch-request.ts), so this runs there.
+  const script = `
+    import { toFetch } from ${JSON.stringify(join(ROOT, 'build', 'adapters', 'fetch.js'))};
+    import { resource } from ${JSON.stringify(join(ROOT, 'build', 'core', 'index.js'))};
+    const serve = toFetch(resource('items', { show: (req) => ({ id: req.params.item_id }) }));
+    const first = await serve(new Request('http://x/items/1'));
+    first.headers.set('X-Changed', 'yes');
+    first.headers.set('Content-Type', 'text/plain');
+    const second = await serve(new Request('http://x/items/2'));
+    console.log(JSON.stringify([[...first.headers], [...second.headers], await second.json()]));
+  `;
+  const run = spawnSync(found.bun.bin, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+  assert.is(run.status, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout), [
+    [
+      ['content-type', 'text/plain'],
+      ['x-changed', 'yes'],
+    ],
+    [['content-type', 'application/json; charset=utf-8']],
+    { id: '2' },
+  ]);
 });
 
 test('utf8Length() :: counts what TextEncoder would write, lone surrogates as U+FFFD', () => {
