@@ -6,7 +6,7 @@ import { ajvCompiler } from './web/bundled-ajv.js';
 import { FetchRequest } from './web/fetch-request.js';
 
 export type { DispatchOptions } from './pipeline/settings.js';
-export type { PrecompiledValidators } from './pipeline/ajv-compiler.js';
+export type { PrecompiledValidators } from './pipeline/precompiled.js';
 
 /**
  * A Web-standard handler: what `Bun.serve`, `Deno.serve` and a Worker's `fetch` take. The answer is the

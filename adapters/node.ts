@@ -21,7 +21,7 @@ import { sendSafely, writeProblem } from './http/send.js';
 import { closeOnSignals, type CloseOnSignalsOptions } from './signals.js';
 
 export type { DispatchOptions } from './http/dispatch.js';
-export type { PrecompiledValidators } from './pipeline/ajv-compiler.js';
+export type { PrecompiledValidators } from './pipeline/precompiled.js';
 export { closeOnSignals, type Closable, type CloseOnSignalsOptions } from './signals.js';
 
 /**

@@ -7,8 +7,8 @@ import {
   type Ajv,
   type AjvModules,
   type ValidatorGenerator,
-  type ValidatorRuntime,
 } from '../pipeline/ajv-compiler.js';
+import type { ValidatorRuntime } from '../pipeline/precompiled.js';
 
 const require = createRequire(import.meta.url);
 

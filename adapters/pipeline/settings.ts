@@ -1,5 +1,5 @@
 // The options every adapter takes, checked once into the settings the request path reads.
-import type { PrecompiledValidators } from './ajv-compiler.js';
+import type { PrecompiledValidators } from './precompiled.js';
 import { errorPage as errorPageOf } from '../../core/response/error-page.js';
 import { PAGE_HEADERS, type ErrorPage, type ErrorPages } from '../../core/response/render.js';
 import { mergeHeaders } from '../../core/util/headers.js';

@@ -2,7 +2,7 @@
 // under `--disallow-code-generation-from-strings` (as workerd runs), with precompiled validators and the general walk.
 import { pathToFileURL } from 'node:url';
 import { toFetch } from '../../adapters/fetch.js';
-import type { PrecompiledValidators } from '../../adapters/pipeline/ajv-compiler.js';
+import type { PrecompiledValidators } from '../../adapters/pipeline/precompiled.js';
 import { postsResource } from '../../examples/posts/app.js';
 import { answerRounds } from './rounds.js';
 import { sevenfoldValidated, WORKLOAD } from './workload.js';

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toFetch } from '../../adapters/fetch.js';
 import { main } from '../../adapters/cli.js';
-import type { PrecompiledValidators } from '../../adapters/pipeline/ajv-compiler.js';
+import type { PrecompiledValidators } from '../../adapters/pipeline/precompiled.js';
 import { serve } from '../../adapters/node.js';
 import { standaloneGenerator } from '../../adapters/http/ajv.js';
 import { resource, RouteDefinitionError } from '../../core/index.js';

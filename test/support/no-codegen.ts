@@ -4,7 +4,7 @@
 // and prints them as JSON; a start-up failure is printed as `{ "error": message }`.
 import { pathToFileURL } from 'node:url';
 import { toFetch } from '../../adapters/fetch.js';
-import type { PrecompiledValidators } from '../../adapters/pipeline/ajv-compiler.js';
+import type { PrecompiledValidators } from '../../adapters/pipeline/precompiled.js';
 import { inProcess } from './in-process.js';
 import { runtimeApp } from './runtime-apps.js';
 import { EXCHANGES } from './runtime-exchanges.js';
