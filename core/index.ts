@@ -41,6 +41,16 @@ export {
   type GuardOptions,
   type GuardSecurity,
 } from './define/guards.js';
+export {
+  hook,
+  type Answer,
+  type Hook,
+  type HookDocs,
+  type HookParts,
+  type HookRequest,
+} from './define/hooks.js';
+export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
+export { scope, tableHooks, type ScopeOptions, type Scoped } from './table/scope.js';
 export type { FromSchema, Infer } from './schema/infer.js';
 export { MESSAGE_KEYWORD, type FieldErrors } from './schema/messages.js';
 export type { StandardSchemaV1 } from './schema/standard.js';

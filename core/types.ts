@@ -3,6 +3,8 @@ import type { Action } from './define/actions.js';
 import type { Guard } from './define/guards.js';
 import type { Reply, Result } from './response/reply.js';
 import type { StandardSchemaV1 } from './schema/standard.js';
+import type { Hook } from './define/hooks.js';
+import type { Logger } from './util/logger.js';
 
 export type { Action } from './define/actions.js';
 
@@ -71,6 +73,13 @@ export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = un
    * put in `X-Forwarded-For`. `undefined` where the runtime tells none (a `Request` made in process).
    */
   readonly ip: string | undefined;
+  /**
+   * The request id: the client's `X-Request-Id` when `requestId()` kept it, else a random UUID made on first
+   * read. Logs and error reports name it.
+   */
+  readonly id: string;
+  /** A logger for this request: a child of the app's with the request id when `requestLog()` runs, else a no-op. */
+  readonly log: Logger;
   /** The first of `types` the client's `Accept` header prefers, or `false` if it takes none. */
   accepts(...types: string[]): string | false;
 }
@@ -146,6 +155,11 @@ export interface Route<Path extends string = string> {
   readonly standard?: { readonly [P in 'params' | 'query' | 'body']?: StandardSchemaV1 };
   /** Guards that run, in order, before the body is read (`options.before`). */
   readonly guards?: readonly Guard<any>[];
+  /**
+   * Hooks around the route's requests, outermost first (a scope's, then the resource's): see `hook()`. Those of
+   * the mounted table run before matching.
+   */
+  readonly hooks?: readonly Hook[];
   readonly handler: Handler<any, any, any, any>;
 }
 

@@ -4,6 +4,7 @@ import type { OriginHeaders } from '../../core/request/cross-site.js';
 import { HttpError } from '../../core/errors.js';
 import { IncomingRequest } from '../../core/request/incoming.js';
 import type { BodyFormat } from '../../core/request/parse-body.js';
+import type { Matcher } from '../../core/matcher/index.js';
 import type { Rendered } from '../../core/response/render.js';
 
 /** The headers that decide how a body is read. */
@@ -44,6 +45,18 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   guardsRun = 0;
   /** How the body is parsed, once its headers are checked. */
   format: BodyFormat | undefined = undefined;
+  /** The table's matcher, handed over only where hooks run before matching and may ask `allowed()`. */
+  matcher: Matcher | undefined = undefined;
+
+  /**
+   * The methods the table's routes answer at this request's path (`['GET', 'HEAD', 'POST', 'OPTIONS']`),
+   * none for a path no route serves: what a hook answers a preflight from.
+   */
+  allowed(): readonly string[] {
+    const match = this.matcher?.match('OPTIONS', this.path);
+    if (match === undefined || match.kind === 'not-found' || match.kind === 'bad-request') return [];
+    return match.kind === 'found' ? [match.route.method, 'OPTIONS'] : match.allow.split(', ');
+  }
 
   override get ip(): string | undefined {
     const peer = this.peerAddress();

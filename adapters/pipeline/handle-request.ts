@@ -6,26 +6,22 @@ import { isCrossSite, CROSS_SITE } from '../../core/request/cross-site.js';
 import { isUrlencoded, overriddenMethod } from '../../core/request/method-override.js';
 import { bodyFormat, parseBody } from '../../core/request/parse-body.js';
 import { originUrl, splitTarget } from '../../core/request/target.js';
-import { renderError, renderMiss, renderResult, type Rendered } from '../../core/response/render.js';
+import { renderMiss } from '../../core/response/render.js';
 import { Reply } from '../../core/response/reply.js';
 import { tableOf, type Routable } from '../../core/table/table.js';
+import { tableHooks } from '../../core/table/scope.js';
+import type { HookRequest } from '../../core/define/hooks.js';
+import { hookPlan, runRequestHooks } from './hook-plan.js';
+import { way } from './way-out.js';
 import { isThenable } from '../../core/util/thenable.js';
 import type { AjvCompiler } from './ajv-compiler.js';
 import { Deadlines } from './deadlines.js';
 import { formRoutes, sharedGuards, type Found } from './form-routes.js';
-import { ABORTED, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
-import {
-  beforeBody,
-  checkBody,
-  responseMismatch,
-  routePlans,
-  runGuards,
-  type RoutePlan,
-} from './route-plan.js';
+import { tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
+import { beforeBody, checkBody, routePlans, runGuards, type RoutePlan } from './route-plan.js';
 import { settle, type DispatchOptions } from './settings.js';
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
-const INTERNAL = new HttpError(500);
 const EMPTY_BODY = new HttpError(
   400,
   'the request body is empty; this route takes one (application/json or application/x-www-form-urlencoded)',
@@ -54,11 +50,19 @@ export function createPipeline(
   const matcher = compile(table, { maxParamLength: settings.maxParamLength });
   // Guards, schemas and response checks, prepared once; an empty map means no route pays a lookup.
   const compiler = options.validators === undefined ? ajv : ajv.precompiled(options.validators);
-  const plans = routePlans(table, compiler, settings.checkResponses, { methodOverride, crossSiteProtection });
-  const slow = new HttpError(503, `the server did not answer within ${settings.handlerTimeout} ms`);
+  const before = tableHooks(table);
+  const hooks = hookPlan(table, before);
+  const plans = routePlans(
+    table,
+    compiler,
+    settings.checkResponses,
+    { methodOverride, crossSiteProtection },
+    before,
+  );
+  const { respond, fail, answer, expire } = way(settings, plans, hooks);
   const deadlines = new Deadlines(settings.handlerTimeout, expire, timers);
 
-  /** 1. A request arrives: what its head alone refuses, then cross-site forms, then method override. */
+  /** 1. A request arrives: what its head alone refuses, then the mounted scope's hooks. */
   function receive(x: Exchange): void {
     const url = x.target;
     if (url.length > maxUrlLength)
@@ -67,13 +71,26 @@ export function createPipeline(
     const refused = x.headProblem();
     if (refused !== undefined) return fail(x, refused);
     const target = splitTarget(url);
-    const method = x.method;
     if (target === undefined) {
       // `OPTIONS *` asks about the server as a whole; any other target must be a path.
-      if (url === '*' && method === 'OPTIONS') return answer(x, { status: 204, headers: {}, body: '' });
+      if (url === '*' && x.method === 'OPTIONS') return answer(x, { status: 204, headers: {}, body: '' });
       return fail(x, BAD_TARGET);
     }
     x.locate(originUrl(url, target), target.path, target.search);
+    if (before.length === 0) return arrived(x);
+    x.matcher = matcher;
+    x.hold();
+    deadlines.step(
+      x,
+      () => runRequestHooks(x as unknown as HookRequest, before),
+      () => arrived(x),
+      (error) => fail(x, error),
+    );
+  }
+
+  /** Then cross-site forms, then method override, before matching. */
+  function arrived(x: Exchange): void {
+    const method = x.method;
     // Safe methods change nothing, so neither rule concerns them: GET and HEAD, nearly every request, skip
     // this.
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
@@ -96,7 +113,9 @@ export function createPipeline(
     // app's.
     if (reachable.length === 0) return route(x, 'POST');
     const shared = sharedGuards(reachable);
-    if (shared.length === 0) return openForm(x);
+    // Hooks that run after matching come before any guard, so a form that may reach one waits for its match.
+    if (shared.length === 0 || reachable.some((found) => plans.get(found.route)?.hooks.length))
+      return openForm(x);
     // The guards every route the form may reach runs come first, so that a refusal never invites the body.
     const [first] = reachable as [Found, ...Found[]];
     x.matched('POST', first.route, first.params);
@@ -237,63 +256,6 @@ export function createPipeline(
       (value) => respond(x, value, reply),
       (error) => fail(x, error),
     );
-  }
-
-  /** 8. The handler's value rendered, checked against the documentation when asked, and sent. */
-  function respond(x: Exchange, out: unknown, reply: Reply): void {
-    let rendered: Rendered;
-    try {
-      rendered = renderResult(out, reply.headers);
-    } catch (error) {
-      return fail(x, error);
-    }
-    answer(x, checkedAnswer(x, rendered));
-  }
-
-  /**
-   * The one door out for refusals and failures: a problem (or error page), and `onError` for what is not an
-   * `HttpError`.
-   */
-  function fail(x: Exchange, error: unknown): void {
-    // Nobody is left to answer.
-    if (error === ABORTED) return x.release();
-    if (!(error instanceof HttpError)) onError(error, x.matchedRequest);
-    answer(x, checkedAnswer(x, renderError(error, x.accept, settings.pages, x.matchedRequest)));
-  }
-
-  /**
-   * With `checkResponses`, an answer its OpenAPI operation does not describe becomes a `500`, its reason
-   * reported.
-   */
-  function checkedAnswer(x: Exchange, out: Rendered): Rendered {
-    if (!settings.checkResponses || x.route === undefined) return out;
-    const mismatch = responseMismatch(x.route, plans.get(x.route), out);
-    if (mismatch === undefined) return out;
-    onError(new Error(`checkResponses: ${mismatch}`), x);
-    return renderError(INTERNAL, x.accept, settings.pages);
-  }
-
-  /** Writes the answer and frees the connection; one the platform refuses is reported and becomes a `500`. */
-  function answer(x: Exchange, out: Rendered): void {
-    try {
-      x.write(out);
-    } catch (error) {
-      onError(error, x.matchedRequest);
-      try {
-        x.write(renderError(INTERNAL, x.accept, settings.pages));
-      } catch {
-        x.destroy();
-      }
-    }
-    x.release();
-  }
-
-  /** Answers a request whose async step outlived `handlerTimeout` with a `503`. */
-  function expire(x: Exchange): void {
-    const late = new Error(`${x.route.name} did not answer within ${settings.handlerTimeout} ms`);
-    x.abort(late);
-    onError(late, x);
-    answer(x, renderError(slow, x.accept, settings.pages));
   }
 
   return { receive };

@@ -2,6 +2,8 @@
 // prepared once.
 import { HttpError } from '../../core/errors.js';
 import type { Guard } from '../../core/define/guards.js';
+import type { Hook, HookRequest } from '../../core/define/hooks.js';
+import { hooksAfterMatching, runRequestHooks } from './hook-plan.js';
 import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi/index.js';
 import type { Rendered } from '../../core/response/render.js';
 import { headerKey } from '../../core/util/headers.js';
@@ -25,6 +27,8 @@ import type { IncomingRequest } from '../../core/request/incoming.js';
  * Routes that ask for none of it get no plan and skip all of this.
  */
 export interface RoutePlan {
+  /** Hooks whose request parts run after matching, before the guards (a resource's, an inner scope's). */
+  readonly hooks: readonly Hook[];
   readonly guards: readonly Guard<any>[];
   readonly checks: RouteChecks | undefined;
   readonly response: CompiledSchema | undefined;
@@ -40,15 +44,18 @@ export function routePlans(
   compiler: SchemaCompiler,
   checkResponses: boolean,
   documentation: OpenApiOptions,
+  before: readonly Hook[],
 ): Map<Route, RoutePlan> {
   const plans = new Map<Route, RoutePlan>();
   for (const route of table) {
+    const hooks = hooksAfterMatching(route, before);
     const guarded = route.guards !== undefined && route.guards.length > 0;
     // Only a route that declares schemas makes promises beyond the document's generic defaults to check.
     const documented = checkResponses && route.schema !== undefined;
     const checked = validates(route);
-    if (!guarded && !checked && !documented) continue;
+    if (!guarded && !checked && !documented && hooks.length === 0) continue;
     plans.set(route, {
+      hooks,
       guards: route.guards ?? [],
       checks: checked ? routeChecks(route, compiler) : undefined,
       response: documented ? responseCheck(route, compiler) : undefined,
@@ -88,6 +95,13 @@ function then<T>(value: T | PromiseLike<T>, next: (value: T) => void | Promise<v
  * guard or a check answers with a promise.
  */
 export function beforeBody(request: IncomingRequest, plan: RoutePlan, from = 0): void | Promise<void> {
+  if (plan.hooks.length === 0) return guardsThenParams(request, plan, from);
+  return then(runRequestHooks(request as unknown as HookRequest, plan.hooks), () =>
+    guardsThenParams(request, plan, from),
+  );
+}
+
+function guardsThenParams(request: IncomingRequest, plan: RoutePlan, from: number): void | Promise<void> {
   return then(runGuards(request, plan.guards, from), () => checkParams(request, plan));
 }
 

@@ -1,5 +1,6 @@
 // Where each action of a resource goes: one path builder for nesting, shallow, singular and extras.
 import { ACTIONS, type Action } from './actions.js';
+import type { Guard } from './guards.js';
 import type { HttpMethod } from '../types.js';
 
 /**
@@ -20,6 +21,8 @@ export interface Nest {
   /** The member path under the parent whatever `shallow` says: where `new` lives. */
   readonly nestedMemberPath: string;
   readonly nestedMemberParams: readonly string[];
+  /** The guards every route of a child runs first: the parent's inherited ones, then its own for every action. */
+  readonly guards?: readonly Guard<any>[];
 }
 
 /** A path pattern and the params it names, in order. */

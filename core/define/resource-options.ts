@@ -2,6 +2,7 @@
 import { ACTION_NAMES, ACTIONS, isAction, type Action } from './actions.js';
 import { RouteDefinitionError, suggest } from '../errors.js';
 import { toGuard, type Before, type Guard } from './guards.js';
+import { toHooks, type Hook } from './hooks.js';
 import { readsBody, type Nest, type NewPath } from './nest.js';
 import { checkExtras, checkFlag, checkNewPath, checkParent, checkShallow } from './nest-options.js';
 import { byAction, describe } from './describe.js';
@@ -34,7 +35,15 @@ export interface ResourceOptions {
   readonly schemas?: { readonly [action: string]: ActionSchema | undefined };
   /** Guards run before the body is read: `[auth]` for every action, or `{ create: [auth] }` per action. */
   readonly before?: Before;
-  /** The resource this one nests under: `{ parent: posts }` gives `/posts/:post_id/comments`. */
+  /**
+   * Hooks around this resource's requests, after matching and before the guards (see `hook()`); a scope's
+   * come first.
+   */
+  readonly hooks?: readonly Hook[];
+  /**
+   * The resource this one nests under: `{ parent: posts }` gives `/posts/:post_id/comments`. The guards the
+   * parent runs for every action (`before: [auth]`) run first for each of its children's.
+   */
   readonly parent?: Nestable;
   /**
    * With a parent: show, edit, update, destroy and member actions un-nested (`/comments/:comment_id`), as
@@ -75,6 +84,9 @@ export interface CheckedOptions {
   readonly path?: string;
   readonly schemas: { readonly [action: string]: RouteSchemas | undefined };
   readonly guards: { readonly [action: string]: readonly Guard<any>[] | undefined };
+  /** The guards `before` gives every action (a list, not per action): what children inherit. */
+  readonly shared: readonly Guard<any>[];
+  readonly hooks: readonly Hook[] | undefined;
   readonly parent?: Nest;
   readonly shallow: boolean;
   readonly extras: readonly Extra[];
@@ -89,6 +101,7 @@ const OPTION_KEYS = [
   'path',
   'schemas',
   'before',
+  'hooks',
   'parent',
   'shallow',
   'member',
@@ -109,6 +122,8 @@ const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 const NO_OPTIONS: CheckedOptions = Object.freeze({
   schemas: Object.freeze({}),
   guards: Object.freeze({}),
+  shared: Object.freeze([]),
+  hooks: undefined,
   shallow: false,
   extras: Object.freeze([]),
   patch: false,
@@ -145,8 +160,9 @@ export function checkOptions(
       }
     }
   }
-  const { only, except, param, path, schemas, before, parent, shallow, member, collection, patch, newPath } =
+  const { only, except, param, path, schemas, before, hooks, parent, shallow, member, collection, patch } =
     given;
+  const { newPath } = given;
   if (only !== undefined && except !== undefined) {
     throw new RouteDefinitionError(`${call}: use "only" or "except", not both`, { resource: name });
   }
@@ -188,13 +204,16 @@ export function checkOptions(
   // Every action the resource may have, and whether its request has a body a schema could describe.
   const actions = new Map<string, boolean>(ACTION_NAMES.map((action) => [action, ACTIONS[action].body]));
   for (const extra of extras) actions.set(extra.action, readsBody(extra.method));
+  const guards = checkBefore(call, name, before, actions);
   return {
     only: only as readonly Action[] | undefined,
     except: except as readonly Action[] | undefined,
     param: param as string | undefined,
     path: path as string | undefined,
     schemas: checkSchemas(call, name, schemas, actions),
-    guards: checkBefore(call, name, before, actions),
+    guards,
+    shared: Array.isArray(before) ? (guards.index ?? []) : [],
+    hooks: hooks === undefined ? undefined : toHooks(hooks, call),
     parent: checkParent(call, name, parent),
     shallow: checkShallow(call, name, shallow, parent),
     extras,

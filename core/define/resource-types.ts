@@ -114,6 +114,21 @@ type ParentParams<O> = O extends { readonly parent: infer R }
     : { readonly [param: string]: string }
   : {};
 
+/** Where a resource keeps, for the types only, the context its children's guards inherit (no such property exists). */
+export declare const INHERITED: unique symbol;
+
+/** The context a child inherits from its parent's guards (those the parent runs for every action). */
+export type InheritedOf<O> = O extends { readonly parent: { readonly [INHERITED]?: infer C } }
+  ? Exclude<C, undefined> extends object
+    ? Exclude<C, undefined>
+    : {}
+  : {};
+
+/** The context a resource hands its children: what it inherited, and what its every-action guards add. */
+export type HandedOf<O> = Flat<
+  InheritedOf<O> & (O extends { readonly before: infer B extends readonly unknown[] } ? ContextOf<B> : {})
+>;
+
 /**
  * The request a handler of action `A` at `Path` receives, typed from the path, its schemas and its guards.
  */
@@ -121,7 +136,7 @@ export type RequestOf<A extends string, Path extends string, O> = Request<
   ParamsFrom<Path, SchemaFor<O, A>> & ParentParams<O>,
   QueryFrom<SchemaFor<O, A>>,
   BodyFrom<SchemaFor<O, A>>,
-  Flat<ContextOf<GuardsFor<O, A>>>
+  Flat<InheritedOf<O> & ContextOf<GuardsFor<O, A>>>
 >;
 
 /** The actions a kind of resource has before extras: a singular resource has no index. */
@@ -186,7 +201,10 @@ export interface Resource<
   R extends { readonly [action: string]: string } = { readonly [action: string]: string },
   M extends string = string,
   P extends string | undefined = string | undefined,
+  C extends object = {},
 > {
+  /** The context its children's handlers inherit from its guards: a type only. */
+  readonly [INHERITED]?: C;
   readonly name: N;
   readonly kind: Kind;
   /** The id param (`post_id`); `undefined` for a singular resource. */

@@ -13,6 +13,7 @@ import {
   type RouteSchemas,
 } from './resource-options.js';
 import type {
+  HandedOf,
   Handlers,
   Kept,
   Kind,
@@ -83,7 +84,7 @@ export function resource<
   name: N & NameCheck<N, O>,
   handlers: H & UnknownKeys<'plural', H, O> & MissingHandlers<H, O>,
   options?: O & OptionsCheck<'plural', O>,
-): Resource<N, PathsOf<'plural', Kept<H, O>, N, O>, MemberPathOf<'plural', N, O>, ParamOf<N, O>>;
+): Resource<N, PathsOf<'plural', Kept<H, O>, N, O>, MemberPathOf<'plural', N, O>, ParamOf<N, O>, HandedOf<O>>;
 export function resource(name: string, handlers: object, options?: ResourceOptions): Resource {
   return build('plural', name, handlers, options);
 }
@@ -101,7 +102,7 @@ export function singular<
   name: N,
   handlers: H & UnknownKeys<'singular', H, O> & MissingHandlers<H, O>,
   options?: O & OptionsCheck<'singular', O>,
-): Resource<N, PathsOf<'singular', Kept<H, O>, N, O>, MemberPathOf<'singular', N, O>, undefined>;
+): Resource<N, PathsOf<'singular', Kept<H, O>, N, O>, MemberPathOf<'singular', N, O>, undefined, HandedOf<O>>;
 export function singular(name: string, handlers: object, options?: SingularOptions): Resource {
   return build('singular', name, handlers, options);
 }
@@ -146,7 +147,11 @@ export function build(kind: Kind, name: string, handlers: object, options: unkno
     );
   }
   const segment = opts.path ?? name;
-  const nest = nestOf(name, kind, segment, param, opts.parent, opts.shallow);
+  const inherited = opts.parent?.guards ?? [];
+  const handed = [...new Set([...inherited, ...opts.shared])];
+  const placed = nestOf(name, kind, segment, param, opts.parent, opts.shallow);
+  // What children inherit rides on the nest, the one thing a parent hands them (controllers' parents too).
+  const nest = handed.length === 0 ? placed : Object.freeze({ ...placed, guards: Object.freeze(handed) });
   const kept = ACTION_NAMES.filter(
     (action) =>
       given[action] !== undefined && (opts.only?.includes(action) ?? true) && !opts.except?.includes(action),
@@ -161,7 +166,7 @@ export function build(kind: Kind, name: string, handlers: object, options: unkno
   // combined.
   const table: Route[] = [];
   const add = (action: string, method: HttpMethod, place: Place, body: boolean): void => {
-    table.push(actionRoute(name, action, method, place, body, given[action]!, opts));
+    table.push(actionRoute(name, action, method, place, body, given[action]!, opts, inherited));
   };
   for (const action of kept) {
     const shape = ACTIONS[action];
@@ -242,9 +247,14 @@ function actionRoute(
   body: boolean,
   handler: Handler,
   opts: CheckedOptions,
+  inherited: readonly Guard<any>[],
 ): Route {
   const schemas: RouteSchemas | undefined = opts.schemas[action];
-  const guards: readonly Guard<any>[] | undefined = opts.guards[action];
+  const own = opts.guards[action];
+  // A parent's guards first; one the child lists again runs once, where the parent put it.
+  const guards: readonly Guard<any>[] | undefined =
+    inherited.length === 0 ? own : Object.freeze([...new Set([...inherited, ...(own ?? [])])]);
+  const hooks = opts.hooks;
   const route: Route = {
     resource: name,
     action,
@@ -258,10 +268,12 @@ function actionRoute(
   if (schemas?.schema.params !== undefined)
     checkParamsSchema(name, action, route.params, schemas.schema.params);
   // Only routes with schemas or guards are copied to take them: routes without keep the plain shape.
-  if (schemas === undefined && (guards === undefined || guards.length === 0)) return Object.freeze(route);
+  if (schemas === undefined && (guards === undefined || guards.length === 0) && hooks === undefined)
+    return Object.freeze(route);
   const extended: { -readonly [K in keyof Route]: Route[K] } = { ...route };
   if (schemas !== undefined) extended.schema = schemas.schema;
   if (guards !== undefined && guards.length > 0) extended.guards = guards;
+  if (hooks !== undefined && hooks.length > 0) extended.hooks = hooks;
   // Not enumerable: the record stays data, so JSON.stringify(route) never prints a library's internals.
   if (schemas?.standard !== undefined)
     Object.defineProperty(extended, 'standard', { value: schemas.standard });

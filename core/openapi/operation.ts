@@ -176,8 +176,23 @@ export function operation(route: Route, options: OpenApiOptions): Json {
       content: { 'application/json': body, 'application/x-www-form-urlencoded': body },
     };
   }
-  op.responses = responses;
+  op.responses = hookResponses(route, responses);
   return op;
+}
+
+/** The responses once the route's hooks added theirs, and their headers on every one. */
+function hookResponses(route: Route, responses: Json): Json {
+  if (route.hooks === undefined) return responses;
+  for (const hook of route.hooks) {
+    const docs = hook.openapi;
+    if (docs === undefined || (docs.methods !== undefined && !docs.methods.includes(route.method))) continue;
+    for (const [status, response] of Object.entries(docs.responses ?? {}))
+      responses[status] ??= { ...response };
+    if (docs.headers === undefined) continue;
+    for (const response of Object.values(responses) as Json[])
+      response.headers = { ...(response.headers as Json | undefined), ...docs.headers };
+  }
+  return sortedResponses(responses);
 }
 
 /** The statuses an operation documents, each with its media types (`[]` when the response has no body). */

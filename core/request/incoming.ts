@@ -2,6 +2,7 @@
 import { parsePairs } from './parse-body.js';
 import { preferredType } from './accept.js';
 import { NullObject } from '../util/null-object.js';
+import { SILENT, type Logger } from '../util/logger.js';
 import type { Headers, Query, Request, Route } from '../types.js';
 
 const EMPTY_QUERY: Query = Object.freeze(new NullObject());
@@ -23,6 +24,9 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   #query: Query | undefined = undefined;
   #context: Record<string, unknown> | undefined = undefined;
   #controller: AbortController | undefined = undefined;
+  #id: string | undefined = undefined;
+  /** The request's logger: a no-op unless a hook (`requestLog()`) sets a child of the app's. */
+  log: Logger = SILENT;
 
   constructor(public method: string) {}
 
@@ -38,6 +42,16 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
     this.method = method;
     this.route = route;
     this.params = params;
+  }
+
+  // Most requests are never named, so an id is made only when something reads it.
+  /** The request id: the one a hook set (`requestId()` keeps a client's), else a random UUID made on first read. */
+  get id(): string {
+    return (this.#id ??= crypto.randomUUID());
+  }
+
+  set id(id: string) {
+    this.#id = id;
   }
 
   // node builds its headers object on first use, so it is asked for only when a handler looks.
@@ -107,6 +121,6 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
 
   toJSON(): object {
     const { method, url, params, query, body } = this;
-    return { method, url, route: this.route.name, params, query, body };
+    return { method, url, route: this.route?.name, params, query, body };
   }
 }

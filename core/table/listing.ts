@@ -1,6 +1,7 @@
 // The route listing: a table printed as text, Markdown or JSON, the documentation a table gives.
 import { shadows, type Shadow } from './shadows.js';
 import { tableOf, type Routable } from './table.js';
+import { tableHooks } from './scope.js';
 import type { Route, RouteTable } from '../types.js';
 
 /** Which routes a listing shows; every given filter must match. */
@@ -43,6 +44,13 @@ function guardNames(route: Route): string {
   return route.guards === undefined || route.guards.length === 0
     ? '-'
     : route.guards.map((guard) => guard.name).join(', ');
+}
+
+/** The hooks around a route, by name, outermost first (`requestId, requestLog`), or `-`. */
+function hookNames(route: Route): string {
+  return route.hooks === undefined || route.hooks.length === 0
+    ? '-'
+    : route.hooks.map((hook) => hook.name).join(', ');
 }
 
 /** Where static segments shadow a route's params (`post_id=search (posts.search)`), or `-`. */
@@ -103,14 +111,17 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
     )}\n`;
   // The Guards and Unreachable columns appear once a route needs them, so tables without print as before.
   const guarded = table.some((route) => route.guards !== undefined && route.guards.length > 0);
+  const hooked = table.some((route) => route.hooks !== undefined && route.hooks.length > 0);
   const header: string[] = [...HEADER];
   if (guarded) header.push('Guards');
+  if (hooked) header.push('Hooks');
   if (shadowed.size > 0) header.push('Unreachable with');
   const rows = [
     header,
     ...table.map((route) => {
       const cells = columns(route);
       if (guarded) cells.push(guardNames(route));
+      if (hooked) cells.push(hookNames(route));
       if (shadowed.size > 0) cells.push(shadowNotes(of(route)));
       return cells;
     }),
@@ -120,7 +131,7 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
     const line = (cells: readonly string[]): string =>
       `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
     const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
-    return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n') + '\n';
+    return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n') + '\n' + beforeMatching(table, '\n');
   }
   return (
     rows
@@ -130,6 +141,15 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
           .join('')
           .trimEnd(),
       )
-      .join('\n') + '\n'
+      .join('\n') +
+    '\n' +
+    beforeMatching(table, '')
   );
+}
+
+/** The line that names the hooks every request meets before matching, misses included; none without them. */
+function beforeMatching(table: RouteTable, gap: string): string {
+  const hooks = tableHooks(table);
+  if (hooks.length === 0) return '';
+  return `${gap}Before matching, on every request: ${hooks.map((hook) => hook.name).join(', ')}\n`;
 }

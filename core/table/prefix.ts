@@ -6,8 +6,8 @@ import type { Route } from '../types.js';
 
 /** A resource as `prefix(P, …)` leaves it: every path and its member path begin with `P`, names unchanged. */
 export type Prefixed<P extends string, R> =
-  R extends Resource<infer N, infer Paths, infer M, infer Param>
-    ? Resource<N, { readonly [A in keyof Paths]: `${P}${Paths[A]}` }, `${P}${M}`, Param>
+  R extends Resource<infer N, infer Paths, infer M, infer Param, infer C>
+    ? Resource<N, { readonly [A in keyof Paths]: `${P}${Paths[A]}` }, `${P}${M}`, Param, C>
     : never;
 
 // A prefix is static: one or more segments of URL-safe characters, each segment's value fixed.

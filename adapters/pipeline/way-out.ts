@@ -1,0 +1,103 @@
+// The one way out of the request path: every answer, refusal and failure is rendered, checked, hooked and
+// written here.
+import { HttpError } from '../../core/errors.js';
+import type { HookRequest } from '../../core/define/hooks.js';
+import { renderError, renderResult, type Rendered } from '../../core/response/render.js';
+import { Reply } from '../../core/response/reply.js';
+import type { Route } from '../../core/types.js';
+import { ABORTED, type Exchange } from './exchange.js';
+import { HookAnswer, runAnswerHooks, type HookPlan } from './hook-plan.js';
+import { responseMismatch, type RoutePlan } from './route-plan.js';
+import type { Settings } from './settings.js';
+
+const INTERNAL = new HttpError(500);
+
+/** How the request path answers: a handler's value, an error, a written answer, a step out of time. */
+export interface WayOut {
+  respond(x: Exchange, out: unknown, reply: Reply): void;
+  fail(x: Exchange, error: unknown): void;
+  answer(x: Exchange, out: Rendered): void;
+  expire(x: Exchange): void;
+}
+
+/** The way out for one table's request path: its settings, its route plans and its hooks. */
+export function way(
+  settings: Settings,
+  plans: ReadonlyMap<Route, RoutePlan>,
+  hooks: HookPlan | undefined,
+): WayOut {
+  const { onError } = settings;
+  const slow = new HttpError(503, `the server did not answer within ${settings.handlerTimeout} ms`);
+
+  /** The handler's value rendered, checked against the documentation when asked, and sent. */
+  function respond(x: Exchange, out: unknown, reply: Reply): void {
+    let rendered: Rendered;
+    try {
+      rendered = renderResult(out, reply.headers);
+    } catch (error) {
+      return fail(x, error);
+    }
+    answer(x, checkedAnswer(x, rendered));
+  }
+
+  /**
+   * The one door out for refusals and failures: a problem (or error page), and `onError` for what is not an
+   * `HttpError`.
+   */
+  function fail(x: Exchange, error: unknown): void {
+    // Nobody is left to answer.
+    if (error === ABORTED) return x.release();
+    if (error instanceof HookAnswer) return respond(x, error.value, new Reply());
+    if (!(error instanceof HttpError)) onError(error, x.matchedRequest);
+    answer(x, checkedAnswer(x, renderError(error, x.accept, settings.pages, x.matchedRequest)));
+  }
+
+  /**
+   * With `checkResponses`, an answer its OpenAPI operation does not describe becomes a `500`, its reason
+   * reported.
+   */
+  function checkedAnswer(x: Exchange, out: Rendered): Rendered {
+    if (!settings.checkResponses || x.route === undefined) return out;
+    const mismatch = responseMismatch(x.route, plans.get(x.route), out);
+    if (mismatch === undefined) return out;
+    onError(new Error(`checkResponses: ${mismatch}`), x);
+    return renderError(INTERNAL, x.accept, settings.pages);
+  }
+
+  /** Writes the answer and frees the connection; one the platform refuses is reported and becomes a `500`. */
+  function answer(x: Exchange, out: Rendered): void {
+    try {
+      x.write(hooks === undefined ? out : hooked(x, out));
+    } catch (error) {
+      onError(error, x.matchedRequest);
+      try {
+        x.write(renderError(INTERNAL, x.accept, settings.pages));
+      } catch {
+        x.destroy();
+      }
+    }
+    x.release();
+  }
+
+  /** The answer once the hooks around the request saw it; one that throws is its error's answer. */
+  function hooked(x: Exchange, out: Rendered): Rendered {
+    const list = x.route === undefined ? hooks!.miss : (hooks!.answers.get(x.route) ?? hooks!.miss);
+    if (list.length === 0) return out;
+    return runAnswerHooks(x as unknown as HookRequest, list, out, (error) => {
+      if (!(error instanceof HttpError)) onError(error, x.matchedRequest);
+      return renderError(error, x.accept, settings.pages, x.matchedRequest);
+    });
+  }
+
+  /** Answers a request whose async step outlived `handlerTimeout` with a `503`. */
+  function expire(x: Exchange): void {
+    const late = new Error(
+      `${x.route?.name ?? `${x.method} ${x.target}`} did not answer within ${settings.handlerTimeout} ms`,
+    );
+    x.abort(late);
+    onError(late, x);
+    answer(x, renderError(slow, x.accept, settings.pages));
+  }
+
+  return { respond, fail, answer, expire };
+}

@@ -1,0 +1,86 @@
+// Type tests for hooks, scopes and inherited guards: compiled by `tsc -p .` in `npm test`, never run.
+import { bearer, guard, hook, prefix, resource, scope, singular, type Logger } from '../../core/index.js';
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Expect<T extends true> = T;
+
+const signedIn = bearer({ verify: () => ({ user: 'ada' }) });
+const team = guard('team', () => ({ team: 'core' }));
+
+const posts = resource('posts', { index: () => [] }, { before: [signedIn] });
+const mine_ = resource('drafts', { index: () => [], create: () => ({}) }, { before: { create: [team] } });
+
+// A child's handlers see what its parent's every-action guards add, then their own.
+const comments = resource(
+  'comments',
+  {
+    index(req) {
+      type _ = Expect<Equal<typeof req.context, { user: string }>>;
+      return req.context.user;
+    },
+    create(req) {
+      type _ = Expect<Equal<typeof req.context, { user: string; team: string }>>;
+      return req.context.team;
+    },
+  },
+  { parent: posts, before: { create: [team] } },
+);
+
+// Grandchildren too, through a prefix.
+singular(
+  'like',
+  {
+    show(req) {
+      type _ = Expect<Equal<typeof req.context, { user: string }>>;
+      return req.context.user;
+    },
+  },
+  { parent: prefix('/api', comments) as never as typeof comments },
+);
+
+// A parent's per-action guards are not inherited.
+resource(
+  'notes',
+  {
+    index(req) {
+      // @ts-expect-error: `team` guards drafts#create only
+      return req.context.team;
+    },
+  },
+  { parent: mine_ },
+);
+
+// Every request has an id and a logger.
+resource('ids', {
+  index(req) {
+    type _ = Expect<Equal<typeof req.id, string>>;
+    const log: Logger = req.log;
+    log.info({ id: req.id }, 'listed');
+    // @ts-expect-error: the id is the hook's to set, not the handler's
+    req.id = 'x';
+    return [];
+  },
+});
+
+// A hook's request may have no route (a table's hooks run before matching).
+hook('named', {
+  request(req) {
+    // @ts-expect-error: route is undefined before matching
+    void req.route.name;
+    req.id = 'set-by-a-hook';
+    return undefined;
+  },
+  answer(_req, out) {
+    out.headers['X-Ok'] = '1';
+    return { ...out, status: 304 };
+  },
+});
+hook('wrong', {
+  // @ts-expect-error: an answer's status is a number
+  answer: (_req, out) => ({ ...out, status: '304' }),
+});
+
+// @ts-expect-error: a scope takes guards and hooks, not misspellings
+scope({ gaurds: [signedIn] }, posts);
+// @ts-expect-error: hooks are made by hook()
+scope({ hooks: [() => {}] }, posts);
