@@ -2,6 +2,7 @@
 // `toFetch` on the runtime's own server, with the same variables and the same `listening on` line.
 import { toFetch, type FetchHandler } from 'sevenfold/fetch';
 import { postsContainer, postsOptions, postsResource } from './app.js';
+import { postsTable } from './hooks.js';
 import { readConfig } from './deploy/config.js';
 import { openStoreOrExit } from './deploy/store.js';
 
@@ -32,7 +33,7 @@ if (config.workers > 1) {
 
 const store = await openStoreOrExit(config.store);
 const posts = postsResource(postsContainer(store.repository));
-const handler = toFetch(posts, postsOptions(posts));
+const handler = toFetch(postsTable(process.env, posts), postsOptions(posts));
 const { host, port } = config;
 
 let stop: () => unknown;

@@ -91,7 +91,7 @@ test('openapi() :: the validator refuses a broken document, so the checks below 
 });
 
 test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', async () => {
-  const doc = openapi(posts.routes, { title: 'posts', version: '1.0.0' }) as any;
+  const doc = openapi(posts, { title: 'posts', version: '1.0.0' }) as any;
   await validate(doc);
   assert.equal(Object.keys(doc.paths), [
     '/posts',
@@ -199,7 +199,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
 });
 
 test('openapi() :: options say what the adapters were told: no method override, no cross-site check', async () => {
-  const doc = openapi(posts.routes, undefined, { methodOverride: false, crossSiteProtection: false }) as any;
+  const doc = openapi(posts, undefined, { methodOverride: false, crossSiteProtection: false }) as any;
   await validate(doc);
   assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete']);
   assert.is(doc.paths['/posts'].post.responses['403'], undefined);
@@ -258,10 +258,10 @@ test('docs/routes.md and docs/openapi.json :: match the example (run `npm run do
   const stale = 'is stale: run `npm run docs` to regenerate it';
   assert.is(
     readFileSync(join(ROOT, 'docs/routes.md'), 'utf8'),
-    formatRoutes(posts.routes, 'md'),
+    formatRoutes(posts, 'md'),
     `docs/routes.md ${stale}`,
   );
-  const expected = openapi(posts.routes, { title: 'posts API (examples/posts)', version: '1.0.0' });
+  const expected = openapi(posts, { title: 'posts API (examples/posts)', version: '1.0.0' });
   assert.is(
     readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8'),
     `${JSON.stringify(expected, null, 2)}\n`,

@@ -6,6 +6,7 @@ import polka from 'polka';
 import { closeOnSignals, listen, serve, type Running } from 'sevenfold/node';
 import { mount } from 'sevenfold/polka';
 import { postsContainer, postsOptions, postsResource } from '../app.js';
+import { postsTable } from '../hooks.js';
 import type { Listening } from './cluster.js';
 import type { Config } from './config.js';
 import { openStoreOrExit, type Store } from './store.js';
@@ -39,12 +40,13 @@ export async function runServer(config: Config): Promise<void> {
   store = await openStoreOrExit(config.store);
   const posts = postsResource(postsContainer(store.repository));
   const options = postsOptions(posts);
+  const table = postsTable(process.env, posts);
   const { host, port } = config;
   try {
     running =
       config.adapter === 'node'
-        ? await serve(posts, { ...options, host, port })
-        : await listen(mount(polka(), posts, options).handler as RequestListener, { host, port });
+        ? await serve(table, { ...options, host, port })
+        : await listen(mount(polka(), table, options).handler as RequestListener, { host, port });
   } catch (error) {
     console.error(
       `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`,
