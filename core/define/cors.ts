@@ -152,6 +152,8 @@ function grantAnswer(policy: CorsData, req: HookRequest, out: Answer): void {
   // A preflight's grant is the request path's to give (preflightAnswer): a refused one gets no CORS header.
   if (decided.has(req) || isPreflight(req)) return;
   decided.add(req);
+  // A method never granted is answered alike whatever the origin: no Vary.
+  if (policy.methods !== undefined && !grantsMethod(policy.methods, req.method)) return;
   if (policy.origins !== '*') addVary(out.headers, 'Origin');
   const origin = policy.origins === '*' ? '*' : headerValue(req.headers, 'origin');
   if (origin === undefined || !grants(policy, origin, req.method)) return;
