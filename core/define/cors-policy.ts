@@ -19,26 +19,27 @@ const CALL = 'cors(policy)';
 /** The policy checked, each mistake a `RouteDefinitionError` that names the fix. */
 export function checkPolicy(policy: CorsPolicy): CorsData {
   if (policy === null || typeof policy !== 'object' || Array.isArray(policy))
-    fail(`policy must be an object such as { origins: ['https://app.example'] }`);
+    fail(`${CALL}: policy must be an object such as { origins: ['https://app.example'] }`);
   for (const key of Object.keys(policy)) {
     if (!KEYS.includes(key))
-      fail(`unknown option "${key}"${suggest(key, KEYS)}; cors takes ${KEYS.join(', ')}`);
+      fail(`${CALL}: unknown option "${key}"${suggest(key, KEYS)}; cors takes ${KEYS.join(', ')}`);
   }
   const { credentials = false, maxAge, methods } = policy;
   const origins = checkOrigins(policy.origins);
-  if (typeof credentials !== 'boolean') fail(`"credentials" must be true or false, got ${show(credentials)}`);
+  if (typeof credentials !== 'boolean')
+    fail(`${CALL}: "credentials" must be true or false, got ${show(credentials)}`);
   if (credentials && origins === '*')
     fail(
-      "credentials: true cannot go with origins: '*' (browsers refuse it: any site could act as the visitor); list the origins, e.g. origins: ['https://app.example'], or check them with a function",
+      `${CALL}: credentials: true cannot go with origins: '*' (browsers refuse it: any site could act as the visitor); list the origins, e.g. origins: ['https://app.example'], or check them with a function`,
     );
   if (maxAge !== undefined && (!Number.isSafeInteger(maxAge) || maxAge < 0))
-    fail(`"maxAge" must be a whole number of seconds (0 or more), got ${show(maxAge)}`);
+    fail(`${CALL}: "maxAge" must be a whole number of seconds (0 or more), got ${show(maxAge)}`);
   if (methods !== undefined) {
     if (!Array.isArray(methods) || methods.length === 0)
-      fail(`"methods" must be a non-empty list such as ['GET', 'POST'], got ${show(methods)}`);
+      fail(`${CALL}: "methods" must be a non-empty list such as ['GET', 'POST'], got ${show(methods)}`);
     methods.forEach((method: unknown, i) => {
       if (!METHODS.includes(method as CorsMethod))
-        fail(`methods[${i}] must be one of ${METHODS.join(', ')}, got ${show(method)}`);
+        fail(`${CALL}: methods[${i}] must be one of ${METHODS.join(', ')}, got ${show(method)}`);
     });
   }
   const allowed = policy.allowedHeaders;
@@ -56,22 +57,22 @@ function checkOrigins(origins: unknown): CorsData['origins'] {
   if (origins === '*' || typeof origins === 'function') return origins as CorsData['origins'];
   if (!Array.isArray(origins))
     fail(
-      `"origins" must be a list of origins (['https://app.example']), '*' for any page, or a function (origin) => boolean; got ${show(origins)}`,
+      `${CALL}: "origins" must be a list of origins (['https://app.example']), '*' for any page, or a function (origin) => boolean; got ${show(origins)}`,
     );
   if (origins.length === 0)
     fail(
-      `"origins" is empty, so no page could call; list one, e.g. ['https://app.example'], or leave cors out`,
+      `${CALL}: "origins" is empty, so no page could call; list one, e.g. ['https://app.example'], or leave cors out`,
     );
   for (const origin of origins) {
-    if (origin === '*') fail(`'*' goes alone, as origins: '*', not in a list`);
+    if (origin === '*') fail(`${CALL}: '*' goes alone, as origins: '*', not in a list`);
     if (origin === 'null')
       fail(
-        `"null" cannot be allowed: it is the origin of sandboxed frames and local files, which any site can make`,
+        `${CALL}: "null" cannot be allowed: it is the origin of sandboxed frames and local files, which any site can make`,
       );
     const fixed = originOf(origin);
     if (fixed !== origin)
       fail(
-        `${show(origin)} is not an origin; write scheme, host and port only, e.g. ${JSON.stringify(fixed ?? 'https://app.example')}`,
+        `${CALL}: ${show(origin)} is not an origin; write scheme, host and port only, e.g. ${JSON.stringify(fixed ?? 'https://app.example')}`,
       );
   }
   return Object.freeze([...origins]);
@@ -89,10 +90,10 @@ function originOf(value: unknown): string | undefined {
 }
 
 function headerNames(option: string, names: unknown): readonly string[] {
-  if (!Array.isArray(names)) fail(`"${option}" must be a list of header names, got ${show(names)}`);
+  if (!Array.isArray(names)) fail(`${CALL}: "${option}" must be a list of header names, got ${show(names)}`);
   names.forEach((name: unknown, i) => {
     if (typeof name !== 'string' || !TOKEN.test(name))
-      fail(`${option}[${i}] must be a header name such as "Location", got ${show(name)}`);
+      fail(`${CALL}: ${option}[${i}] must be a header name such as "Location", got ${show(name)}`);
   });
   return Object.freeze([...names]);
 }
@@ -102,5 +103,5 @@ function show(value: unknown): string {
 }
 
 function fail(message: string): never {
-  throw new RouteDefinitionError(`${CALL}: ${message}`);
+  throw new RouteDefinitionError(message);
 }
