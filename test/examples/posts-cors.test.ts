@@ -22,10 +22,7 @@ test('examples/posts :: CORS_ORIGINS is a comma-separated list of origins; unset
   for (const unset of [{}, { CORS_ORIGINS: '' }, { CORS_ORIGINS: ' , ' }])
     assert.is(corsOrigins(unset), undefined, JSON.stringify(unset));
   assert.not.match(formatRoutes(postsTable({}, deterministicPosts())), /cors/);
-  assert.match(
-    formatRoutes(postsTable({ CORS_ORIGINS: A }, deterministicPosts())),
-    /posts#index +- +cors\n/,
-  );
+  assert.match(formatRoutes(postsTable({ CORS_ORIGINS: A }, deterministicPosts())), /posts#index +- +cors\n/);
   const bad: Array<[string, RegExp]> = [
     [`${A},a.example`, /^CORS_ORIGINS: "a\.example" is not an origin; write scheme, host and port only/],
     [`${A}/`, /^CORS_ORIGINS: "https:\/\/a\.example\/" is not an origin; .* e\.g\. "https:\/\/a\.example"/],
