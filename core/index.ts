@@ -49,6 +49,7 @@ export {
   type HookParts,
   type HookRequest,
 } from './define/hooks.js';
+export { cors, type Cors, type CorsHook, type CorsMethod, type CorsPolicy } from './define/cors.js';
 export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
 export { scope, tableHooks, type ScopeOptions, type Scoped } from './table/scope.js';
 export type { FromSchema, Infer } from './schema/infer.js';

@@ -12,6 +12,7 @@ import { tableOf, type Routable } from '../../core/table/table.js';
 import { tableHooks } from '../../core/table/scope.js';
 import type { HookRequest } from '../../core/define/hooks.js';
 import { hookPlan, runRequestHooks } from './hook-plan.js';
+import { corsPlan } from './cors-plan.js';
 import { way } from './way-out.js';
 import { isThenable } from '../../core/util/thenable.js';
 import type { AjvCompiler } from './ajv-compiler.js';
@@ -51,7 +52,10 @@ export function createPipeline(
   // Guards, schemas and response checks, prepared once; an empty map means no route pays a lookup.
   const compiler = options.validators === undefined ? ajv : ajv.precompiled(options.validators);
   const before = tableHooks(table);
+  // Hooks with only an answer part (cors) add nothing before matching.
+  const beforeMatching = before.filter((hook) => hook.request !== undefined);
   const hooks = hookPlan(table, before);
+  const cors = corsPlan(table, matcher, before);
   const plans = routePlans(
     table,
     compiler,
@@ -77,12 +81,12 @@ export function createPipeline(
       return fail(x, BAD_TARGET);
     }
     x.locate(originUrl(url, target), target.path, target.search);
-    if (before.length === 0) return arrived(x);
+    if (beforeMatching.length === 0) return arrived(x);
     x.matcher = matcher;
     x.hold();
     deadlines.step(
       x,
-      () => runRequestHooks(x as unknown as HookRequest, before),
+      () => runRequestHooks(x as unknown as HookRequest, beforeMatching),
       () => arrived(x),
       (error) => fail(x, error),
     );
@@ -95,8 +99,12 @@ export function createPipeline(
     // this.
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
       // Whatever the body, or none (a beacon, a no-cors fetch): another site's page may not change anything
-      // here.
-      if (crossSiteProtection && isCrossSite(x.originHeaders(), settings.trustedOrigins))
+      // here, unless CORS granted it (JSON, PUT…: what a browser sends only after a preflight).
+      if (
+        crossSiteProtection &&
+        isCrossSite(x.originHeaders(), settings.trustedOrigins) &&
+        (cors === undefined || !cors.granted(x, method))
+      )
         return fail(x, CROSS_SITE);
       if (methodOverride && method === 'POST' && isUrlencoded(x.contentType())) return readForm(x);
     }
@@ -151,7 +159,12 @@ export function createPipeline(
     const match = matcher.match(method, x.path);
     if (match.kind !== 'found') {
       if (match.kind === 'not-found' && !x.bodyRead && x.pass()) return x.release();
-      return answer(x, renderMiss(match, method, x.accept, settings.pages));
+      // A CORS preflight is answered from the policies of the path's routes, which it never matches.
+      const grant =
+        cors !== undefined && method === 'OPTIONS' && match.kind === 'method-not-allowed'
+          ? cors.preflight(x, match.allow)
+          : undefined;
+      return answer(x, grant ?? renderMiss(match, method, x.accept, settings.pages));
     }
     // A route that takes no body (DELETE) gets none, as it would without the override.
     if (!match.route.body) x.body = undefined;

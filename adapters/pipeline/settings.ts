@@ -35,8 +35,9 @@ export interface DispatchOptions {
    */
   readonly methodOverride?: boolean;
   /**
-   * Refuse with `403` an unsafe request with a form body (urlencoded, multipart, text/plain) sent
-   * from another site's page, decided from `Sec-Fetch-Site` or else `Origin`. Default true.
+   * Refuse with `403` an unsafe request sent from another site's page, whatever its body, decided from
+   * `Sec-Fetch-Site` or else `Origin`; a `cors()` policy lets through what a browser sends only after a
+   * preflight it granted (JSON, `PUT`, `DELETE`), never a form. Default true.
    */
   readonly crossSiteProtection?: boolean;
   /** Origins allowed to post forms here although they are other sites, e.g. `['https://app.example']`. */

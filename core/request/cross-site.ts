@@ -15,6 +15,17 @@ export function isFormType(contentType: string | undefined): boolean {
   return contentType !== undefined && FORM_TYPES.test(contentType);
 }
 
+/**
+ * Whether a browser sends this request from another origin's page only after a CORS preflight that the
+ * server granted: a method forms cannot use, or a body type no form (nor a no-cors fetch) can send. Anything
+ * else, a bodiless POST included, may be a forged form. Ambient credentials (cookies, a cached
+ * `Authorization`) say nothing, since a browser adds them to forged requests too.
+ */
+export function needsPreflight(method: string, contentType: string | undefined): boolean {
+  if (method !== 'POST' && method !== 'GET' && method !== 'HEAD') return true;
+  return contentType !== undefined && !isFormType(contentType);
+}
+
 /** The headers the cross-site decision reads. */
 export interface OriginHeaders {
   readonly secFetchSite: string | undefined;

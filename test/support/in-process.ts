@@ -28,6 +28,12 @@ export const ANSWER_HEADERS = [
   'referrer-policy',
   'cache-control',
   'retry-after',
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
 ] as const;
 
 /** A `RawRequest` as a Web `Request` for `http://test.local`: its headers, extra lines and body. */

@@ -1,4 +1,5 @@
 // The example's configuration, read from the environment and checked with a message that names the fix.
+import { postsHooks } from '../hooks.js';
 import type { StoreOptions } from './store.js';
 
 /** How the example runs, read from the environment (the spec's "Starting it"). */
@@ -40,6 +41,12 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
     return {
       error: `WORKERS=${workers} needs DATABASE_URL: the embedded database (DATA_DIR) serves one process only, so several share posts on a PostgreSQL server`,
     };
+  }
+  // The hooks read their own variables (CORS_ORIGINS): one they refuse stops the start with its message.
+  try {
+    postsHooks(env);
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
   }
   return {
     adapter,
