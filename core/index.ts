@@ -49,6 +49,8 @@ export {
   type HookParts,
   type HookRequest,
 } from './define/hooks.js';
+export { etag } from './hooks/etag.js';
+export type { CacheOption } from './define/cache-control.js';
 export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
 export { scope, tableHooks, type ScopeOptions, type Scoped } from './table/scope.js';
 export type { FromSchema, Infer } from './schema/infer.js';
@@ -66,6 +68,8 @@ export {
   redirect,
   text,
   type ResultKind,
+  type ValidatorPart,
+  type Validators,
 } from './response/reply.js';
 export {
   resource,

@@ -109,12 +109,15 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
       null,
       2,
     )}\n`;
-  // The Guards and Unreachable columns appear once a route needs them, so tables without print as before.
+  // The Guards, Hooks, Cache-Control and Unreachable columns appear once a route needs them, so tables without
+  // print as before.
   const guarded = table.some((route) => route.guards !== undefined && route.guards.length > 0);
   const hooked = table.some((route) => route.hooks !== undefined && route.hooks.length > 0);
+  const cached = table.some((route) => route.cacheControl !== undefined);
   const header: string[] = [...HEADER];
   if (guarded) header.push('Guards');
   if (hooked) header.push('Hooks');
+  if (cached) header.push('Cache-Control');
   if (shadowed.size > 0) header.push('Unreachable with');
   const rows = [
     header,
@@ -122,6 +125,7 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
       const cells = columns(route);
       if (guarded) cells.push(guardNames(route));
       if (hooked) cells.push(hookNames(route));
+      if (cached) cells.push(route.cacheControl ?? '-');
       if (shadowed.size > 0) cells.push(shadowNotes(of(route)));
       return cells;
     }),
