@@ -169,10 +169,11 @@ export type GetActions<K extends Kind, O> =
   | (O extends { readonly member: infer M } ? GetsOf<M> : never)
   | (O extends { readonly collection: infer C } ? GetsOf<C> : never);
 
+// Each wrong key's type is an object naming the fix, as a string literal would meet the value's and vanish.
 type NotCached<K extends Kind, O, T> = {
   readonly [A in Exclude<keyof T, GetActions<K, O>>]: A extends SevenOf<K> | Extras<O>
-    ? `'${A & string}' does not answer GET: Cache-Control is for GET actions`
-    : `'${A & string}' is not an action of this resource`;
+    ? { readonly [F in `'${A & string}' does not answer GET: Cache-Control is for GET actions`]: A }
+    : { readonly [F in `'${A & string}' is not an action of this resource`]: A };
 };
 
 /**
