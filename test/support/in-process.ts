@@ -28,6 +28,8 @@ export const ANSWER_HEADERS = [
   'referrer-policy',
   'cache-control',
   'retry-after',
+  'etag',
+  'last-modified',
 ] as const;
 
 /** A `RawRequest` as a Web `Request` for `http://test.local`: its headers, extra lines and body. */
