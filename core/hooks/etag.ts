@@ -78,7 +78,8 @@ const ETAG = hook('etag', {
     headers: { ETag: VALIDATOR },
     responses: {
       '304': {
-        description: 'Not Modified: the representation the client holds (If-None-Match) is current; no body.',
+        description:
+          'Not Modified: the representation the client holds (If-None-Match, or If-Modified-Since) is current; no body.',
       },
     },
   },

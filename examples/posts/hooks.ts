@@ -1,12 +1,13 @@
 // What examples/posts runs around every request, from the environment: the table its servers mount.
-import { scope, type Hook, type Resource } from 'sevenfold';
+import { etag, scope, type Hook, type Resource } from 'sevenfold';
 
 /** The environment variables the hooks read (`process.env`, or a Worker's bindings). */
 export type PostsEnv = Readonly<Record<string, string | undefined>>;
 
 /** The hooks around every request of examples/posts, outermost first: the listing's Hooks column. */
 export function postsHooks(_env: PostsEnv): Hook[] {
-  return [];
+  // etag() last, innermost: hooks outside it (a log line, say) see the 304 it makes of a 200.
+  return [etag()];
 }
 
 /**
