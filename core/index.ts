@@ -49,7 +49,7 @@ export {
   type HookParts,
   type HookRequest,
 } from './define/hooks.js';
-export { etag } from './hooks/etag.js';
+export { etag } from './response/etag.js';
 export type { CacheOption } from './define/cache-control.js';
 export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
 export { scope, tableHooks, type ScopeOptions, type Scoped } from './table/scope.js';

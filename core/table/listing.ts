@@ -24,12 +24,15 @@ export function filterRoutes(source: Routable, filter: RouteFilter = {}): RouteT
   const table = tableOf(source);
   const grep = filter.grep?.toLowerCase();
   const method = filter.method?.toUpperCase();
-  return table.filter(
+  const kept = table.filter(
     (route) =>
       (filter.resource === undefined || route.resource === filter.resource) &&
       (method === undefined || route.method === method) &&
       (grep === undefined || columns(route).some((cell) => cell.toLowerCase().includes(grep))),
   );
+  // The hooks a scope runs before matching meet every request, whichever routes the filter shows.
+  const hooks = tableHooks(table);
+  return hooks.length === 0 ? kept : Object.assign(kept, { hooks });
 }
 
 const HEADER = ['Name', 'Method', 'Path', 'Action'] as const;

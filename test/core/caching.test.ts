@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { etag, Reply, type Answer, type HookRequest } from '../../core/index.js';
-import { notModified } from '../../core/hooks/etag.js';
+import { notModified } from '../../core/response/etag.js';
 
 // The etag() hook's answer part and res.fresh(), called directly: which answers get a validator, which become a
 // 304 and what a 304 keeps (hono #972, #1195, #3536, #4401, #5191 are the checklist).

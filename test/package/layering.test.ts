@@ -53,8 +53,6 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
   'core/response/': ['core/util/', 'core/errors.ts', 'core/request/'],
   'core/schema/': ['core/util/', 'core/errors.ts'],
   'core/define/': ['core/util/', 'core/errors.ts', 'core/schema/'],
-  // Ready-made hooks: declared with hook(), working on requests and answers.
-  'core/hooks/': ['core/util/', 'core/errors.ts', 'core/request/', 'core/response/', 'core/define/'],
   'core/table/': ['core/util/', 'core/errors.ts', 'core/define/', 'core/request/'],
   'core/matcher/': ['core/util/', 'core/errors.ts', 'core/table/'],
   'core/openapi/': ['core/util/', 'core/errors.ts', 'core/define/', 'core/table/', 'core/request/'],
@@ -66,7 +64,6 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
     'core/response/',
     'core/schema/',
     'core/define/',
-    'core/hooks/',
     'core/table/',
     'core/matcher/',
     'core/openapi/',

@@ -1,5 +1,5 @@
 // etag(): weak ETags from the bytes of GET answers, and 304 Not Modified for a client that holds them.
-import { hook, type Answer, type Hook, type HookRequest } from '../define/hooks.js';
+import type { Answer, Hook, HookRequest } from '../define/hooks.js';
 import { isFresh, parseHttpDate, weakTag } from '../request/conditional.js';
 import { headerKey } from '../util/headers.js';
 import { NullObject } from '../util/null-object.js';
@@ -69,10 +69,13 @@ const VALIDATOR = {
   schema: { type: 'string' },
 };
 
-// One hook however often it is asked for, so that a scope's and a resource's run once.
-const ETAG = hook('etag', {
+// One hook however often it is asked for, so that a scope's and a resource's run once; made as hook() makes one,
+// since answering builds on no definition code.
+const ETAG: Hook = Object.freeze({
+  kind: 'hook',
+  name: 'etag',
   answer,
-  openapi: {
+  openapi: Object.freeze({
     methods: ['GET'],
     statuses: ['200', '304'],
     headers: { ETag: VALIDATOR },
@@ -82,5 +85,5 @@ const ETAG = hook('etag', {
           'Not Modified: the representation the client holds (If-None-Match, or If-Modified-Since) is current; no body.',
       },
     },
-  },
+  }),
 });
