@@ -1,4 +1,5 @@
 import * as assert from 'uvu/assert';
+import { test } from 'uvu';
 import { etag, html, HttpError, negotiate, resource, scope, text } from '../../core/index.js';
 import type { RawRequest, RawResponse } from '../support/http.js';
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
@@ -285,3 +286,34 @@ caching('a streamed body is sent as it is read: no ETag, never held to be hashed
 });
 
 caching.run();
+
+// res.fresh() without etag() on a route with schemas: its 304 is not in the OpenAPI operation, and
+// checkResponses says how to put it there.
+test('res.fresh() :: a 304 on a route without etag() is reported by checkResponses with the fix', async () => {
+  const reported: unknown[] = [];
+  const bare = resource(
+    'drafts',
+    { show: (req, res) => res.fresh(req, { etag: 'v1' }) ?? { id: 1 } },
+    { schemas: { show: { response: { type: 'object' } } } },
+  );
+  const handler = quietHandler(bare, { onError: (error) => void reported.push(error) });
+  const first = await inProcess(handler, { path: '/drafts/1' });
+  assert.is(first.status, 200);
+  const again = await inProcess(handler, {
+    path: '/drafts/1',
+    headers: { 'If-None-Match': first.headers.etag! },
+  });
+  assert.is(again.status, 500);
+  assert.match(
+    String(reported[0]),
+    'drafts.show answered 304, which its OpenAPI operation does not list; put the etag() hook on drafts.show',
+  );
+  const served = quietHandler(bare, { checkResponses: false });
+  const unchecked = await inProcess(served, {
+    path: '/drafts/1',
+    headers: { 'If-None-Match': first.headers.etag! },
+  });
+  assert.is(unchecked.status, 304, 'unchecked, as in production, it is answered');
+});
+
+test.run();
