@@ -8,6 +8,7 @@ import { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat } from 
 import { compile } from '../core/matcher/index.js';
 import { openapi } from '../core/openapi/index.js';
 import { routes } from '../core/table/table.js';
+import { tableHooks } from '../core/table/scope.js';
 import { responseCheck, routeChecks, validates } from '../core/schema/checks.js';
 import { ajvVersion, standaloneGenerator } from './http/ajv.js';
 import type { Route, RouteTable } from '../core/types.js';
@@ -66,7 +67,11 @@ function routesIn(value: unknown): Route[] {
 
 /** The routes among a module's exports: resources, tables and single routes, each once. */
 export function routesOf(exports: Record<string, unknown>): RouteTable {
-  return routes([...new Set(Object.values(exports).flatMap(routesIn))]);
+  const holding = Object.values(exports).filter((value) => routesIn(value).length > 0);
+  // A scope's table exported alone is the table mounted: the hooks it runs before matching stay with it.
+  if (holding.length === 1 && Array.isArray(holding[0]) && tableHooks(holding[0]).length > 0)
+    return holding[0];
+  return routes([...new Set(holding.flatMap(routesIn))]);
 }
 
 /** The exports picked by `--export NAME`: that one, or an error naming the exports that hold routes. */

@@ -50,6 +50,8 @@ export {
   type HookRequest,
 } from './define/hooks.js';
 export { cors, type Cors, type CorsHook, type CorsMethod, type CorsPolicy } from './define/cors.js';
+export { etag } from './response/etag.js';
+export type { CacheOption } from './define/cache-control.js';
 export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
 export { scope, tableHooks, type ScopeOptions, type Scoped } from './table/scope.js';
 export type { FromSchema, Infer } from './schema/infer.js';
@@ -67,6 +69,8 @@ export {
   redirect,
   text,
   type ResultKind,
+  type ValidatorPart,
+  type Validators,
 } from './response/reply.js';
 export {
   resource,

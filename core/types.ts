@@ -160,6 +160,11 @@ export interface Route<Path extends string = string> {
    * the mounted table run before matching.
    */
   readonly hooks?: readonly Hook[];
+  /**
+   * The `Cache-Control` its successful `GET` and `HEAD` answers carry unless the handler sets one (the resource's
+   * `cache` option).
+   */
+  readonly cacheControl?: string;
   readonly handler: Handler<any, any, any, any>;
 }
 

@@ -180,6 +180,8 @@ export function responseMismatch(
 /** How a route declares a status its documentation lacks, for the message `onError` gets. */
 function fixFor(route: Route, status: number): string {
   if (status === 303) return `declare seeOther in schemas.${route.action}`;
+  // A handler's 304 comes from res.fresh(), whose answers the etag() hook documents (and completes).
+  if (status === 304) return `put the etag() hook on ${route.name} (its resource's or a scope's hooks)`;
   if (status >= 400) return `declare ${status} in schemas.${route.action}.errors`;
   return `answer a status it documents, or document ${status} in schemas.${route.action}`;
 }

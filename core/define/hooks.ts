@@ -45,11 +45,14 @@ export interface Hook {
 
 /**
  * What a hook adds to an operation in the OpenAPI document: headers on every response (Header Objects by
- * name), and responses of its own (`304` for a cache validator), on the routes of `methods` (default all).
+ * name), or on those of `statuses`, and responses of its own (`304` for a cache validator), on the routes of
+ * `methods` (default all).
  */
 export interface HookDocs {
   readonly methods?: readonly string[];
   readonly headers?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The responses `headers` are on, e.g. `['200', '304']` for a validator errors never carry; default all. */
+  readonly statuses?: readonly string[];
   readonly responses?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 

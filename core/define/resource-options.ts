@@ -5,6 +5,7 @@ import { toGuard, type Before, type Guard } from './guards.js';
 import { toHooks, type Hook } from './hooks.js';
 import { readsBody, type Nest, type NewPath } from './nest.js';
 import { checkExtras, checkFlag, checkNewPath, checkParent, checkShallow } from './nest-options.js';
+import { checkCache, type CacheOption } from './cache-control.js';
 import { byAction, describe } from './describe.js';
 import { checkSchemas } from './schema-options.js';
 import { NullObject } from '../util/null-object.js';
@@ -61,6 +62,11 @@ export interface ResourceOptions {
   readonly patch?: boolean;
   /** `'collection'` puts new at `GET /posts/new` (Rails'); default `'member'`, `GET /posts/:post_id/new`. */
   readonly newPath?: NewPath;
+  /**
+   * `Cache-Control` for the successful answers of GET actions: one value for all (`'no-cache'`), or per action
+   * (`{ index: 'no-cache', show: 'private, max-age=60' }`); a handler's own header wins.
+   */
+  readonly cache?: CacheOption;
 }
 
 /** An extra action as checked: its name, method, and whether it acts on a member or the collection. */
@@ -92,6 +98,8 @@ export interface CheckedOptions {
   readonly extras: readonly Extra[];
   readonly patch: boolean;
   readonly newPath: NewPath;
+  /** The `Cache-Control` of each GET action the `cache` option covers. */
+  readonly cache: Readonly<Record<string, string>>;
 }
 
 const OPTION_KEYS = [
@@ -108,6 +116,7 @@ const OPTION_KEYS = [
   'collection',
   'patch',
   'newPath',
+  'cache',
 ] as const;
 // A singular resource has one member and no id: these options have nothing to act on.
 const NOT_SINGULAR: Readonly<Record<string, string>> = {
@@ -128,6 +137,7 @@ const NO_OPTIONS: CheckedOptions = Object.freeze({
   extras: Object.freeze([]),
   patch: false,
   newPath: 'member',
+  cache: Object.freeze({}),
 });
 
 /** Checks `resource()`'s options, reading each once: a getter could answer differently after the check. */
@@ -162,7 +172,7 @@ export function checkOptions(
   }
   const { only, except, param, path, schemas, before, hooks, parent, shallow, member, collection, patch } =
     given;
-  const { newPath } = given;
+  const { newPath, cache } = given;
   if (only !== undefined && except !== undefined) {
     throw new RouteDefinitionError(`${call}: use "only" or "except", not both`, { resource: name });
   }
@@ -219,7 +229,17 @@ export function checkOptions(
     extras,
     patch: checkFlag(call, name, 'patch', patch),
     newPath: checkNewPath(call, name, newPath),
+    cache: checkCache(call, name, cache, methodsOf(kind, extras)),
   };
+}
+
+/** Each action a resource of this kind may have, with its method: the seven's (no index for a singular), then extras. */
+function methodsOf(kind: 'plural' | 'singular', extras: readonly Extra[]): Map<string, string> {
+  const seven = ACTION_NAMES.filter((action) => kind === 'plural' || action !== 'index');
+  return new Map([
+    ...seven.map((action) => [action, ACTIONS[action].method] as [string, string]),
+    ...extras.map((extra) => [extra.action, extra.method] as [string, string]),
+  ]);
 }
 
 function checkActionList(call: string, name: string, key: string, list: unknown): void {

@@ -162,7 +162,24 @@ type Misnamed<K extends Kind, O, T> = {
     A in Exclude<keyof T, SevenOf<K> | Extras<O>>
   ]: `'${A & string}' is not an action of this resource`;
 };
-/** Keys of `schemas` and `before` that name no action of the resource: each one's type is the fix. */
+type GetsOf<T> = T extends object ? { [A in keyof T]: T[A] extends 'GET' ? A : never }[keyof T] : never;
+/** The actions of a resource that answer `GET`: index (plural only), show, new, edit, and `GET` extras. */
+export type GetActions<K extends Kind, O> =
+  | Extract<SevenOf<K>, 'index' | 'show' | 'new' | 'edit'>
+  | (O extends { readonly member: infer M } ? GetsOf<M> : never)
+  | (O extends { readonly collection: infer C } ? GetsOf<C> : never);
+
+// Each wrong key's type is an object naming the fix, as a string literal would meet the value's and vanish.
+type NotCached<K extends Kind, O, T> = {
+  readonly [A in Exclude<keyof T, GetActions<K, O>>]: A extends SevenOf<K> | Extras<O>
+    ? { readonly [F in `'${A & string}' does not answer GET: Cache-Control is for GET actions`]: A }
+    : { readonly [F in `'${A & string}' is not an action of this resource`]: A };
+};
+
+/**
+ * Keys of `schemas`, `before` and `cache` that name no action of the resource (or, in `cache`, one that does not
+ * answer GET): each one's type is the fix.
+ */
 export type OptionsCheck<K extends Kind, O> = (O extends { readonly schemas: infer S }
   ? { readonly schemas: Misnamed<K, O, S> }
   : unknown) &
@@ -170,6 +187,11 @@ export type OptionsCheck<K extends Kind, O> = (O extends { readonly schemas: inf
     ? [B] extends [readonly unknown[]]
       ? unknown
       : { readonly before: Misnamed<K, O, B> }
+    : unknown) &
+  (O extends { readonly cache: infer C }
+    ? [C] extends [string]
+      ? unknown
+      : { readonly cache: NotCached<K, O, C> }
     : unknown);
 
 /**

@@ -5,6 +5,7 @@ import type { Guard } from './guards.js';
 import { idParam } from './inflect.js';
 import { extraPlace, nestOf, readsBody, sevenPlace, type Place } from './nest.js';
 import { describe } from './describe.js';
+import { CACHE_CONTROL } from './cache-control.js';
 import { NullObject } from '../util/null-object.js';
 import {
   checkOptions,
@@ -254,7 +255,10 @@ function actionRoute(
   // A parent's guards first; one the child lists again runs once, where the parent put it.
   const guards: readonly Guard<any>[] | undefined =
     inherited.length === 0 ? own : Object.freeze([...new Set([...inherited, ...(own ?? [])])]);
-  const hooks = opts.hooks;
+  const cacheControl = method === 'GET' ? opts.cache[action] : undefined;
+  // The cache hook goes innermost, so it sees the handler's answer first, whatever hooks are around it.
+  const hooks =
+    cacheControl === undefined ? opts.hooks : Object.freeze([...(opts.hooks ?? []), CACHE_CONTROL]);
   const route: Route = {
     resource: name,
     action,
@@ -267,13 +271,14 @@ function actionRoute(
   };
   if (schemas?.schema.params !== undefined)
     checkParamsSchema(name, action, route.params, schemas.schema.params);
-  // Only routes with schemas or guards are copied to take them: routes without keep the plain shape.
+  // Only routes with schemas, guards or hooks are copied to take them: routes without keep the plain shape.
   if (schemas === undefined && (guards === undefined || guards.length === 0) && hooks === undefined)
     return Object.freeze(route);
   const extended: { -readonly [K in keyof Route]: Route[K] } = { ...route };
   if (schemas !== undefined) extended.schema = schemas.schema;
   if (guards !== undefined && guards.length > 0) extended.guards = guards;
   if (hooks !== undefined && hooks.length > 0) extended.hooks = hooks;
+  if (cacheControl !== undefined) extended.cacheControl = cacheControl;
   // Not enumerable: the record stays data, so JSON.stringify(route) never prints a library's internals.
   if (schemas?.standard !== undefined)
     Object.defineProperty(extended, 'standard', { value: schemas.standard });

@@ -176,8 +176,24 @@ export function operation(route: Route, options: OpenApiOptions): Json {
       content: { 'application/json': body, 'application/x-www-form-urlencoded': body },
     };
   }
-  op.responses = hookResponses(route, responses);
+  op.responses = cacheHeader(route, hookResponses(route, responses));
   return op;
+}
+
+/** The route's `Cache-Control` (the `cache` option) on the answers that carry it: its `200`, and a `304`. */
+function cacheHeader(route: Route, responses: Json): Json {
+  if (route.cacheControl === undefined) return responses;
+  const header = {
+    description: `${route.cacheControl}, unless the handler sends its own: how caches may keep this answer.`,
+    schema: { type: 'string' },
+    example: route.cacheControl,
+  };
+  for (const status of ['200', '304']) {
+    const response = responses[status] as Json | undefined;
+    if (response === undefined) continue;
+    responses[status] = { ...response, headers: { ...(response.headers as Json), 'Cache-Control': header } };
+  }
+  return responses;
 }
 
 /** The responses once the route's hooks added theirs, and their headers on every one. */
@@ -189,8 +205,10 @@ function hookResponses(route: Route, responses: Json): Json {
     for (const [status, response] of Object.entries(docs.responses ?? {}))
       responses[status] ??= { ...response };
     if (docs.headers === undefined) continue;
-    for (const response of Object.values(responses) as Json[])
+    for (const [status, response] of Object.entries(responses) as [string, Json][]) {
+      if (docs.statuses !== undefined && !docs.statuses.includes(status)) continue;
       response.headers = { ...(response.headers as Json | undefined), ...docs.headers };
+    }
   }
   return sortedResponses(responses);
 }

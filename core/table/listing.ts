@@ -24,12 +24,15 @@ export function filterRoutes(source: Routable, filter: RouteFilter = {}): RouteT
   const table = tableOf(source);
   const grep = filter.grep?.toLowerCase();
   const method = filter.method?.toUpperCase();
-  return table.filter(
+  const kept = table.filter(
     (route) =>
       (filter.resource === undefined || route.resource === filter.resource) &&
       (method === undefined || route.method === method) &&
       (grep === undefined || columns(route).some((cell) => cell.toLowerCase().includes(grep))),
   );
+  // The hooks a scope runs before matching meet every request, whichever routes the filter shows.
+  const hooks = tableHooks(table);
+  return hooks.length === 0 ? kept : Object.assign(kept, { hooks });
 }
 
 const HEADER = ['Name', 'Method', 'Path', 'Action'] as const;
@@ -109,12 +112,15 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
       null,
       2,
     )}\n`;
-  // The Guards and Unreachable columns appear once a route needs them, so tables without print as before.
+  // The Guards, Hooks, Cache-Control and Unreachable columns appear once a route needs them, so tables without
+  // print as before.
   const guarded = table.some((route) => route.guards !== undefined && route.guards.length > 0);
   const hooked = table.some((route) => route.hooks !== undefined && route.hooks.length > 0);
+  const cached = table.some((route) => route.cacheControl !== undefined);
   const header: string[] = [...HEADER];
   if (guarded) header.push('Guards');
   if (hooked) header.push('Hooks');
+  if (cached) header.push('Cache-Control');
   if (shadowed.size > 0) header.push('Unreachable with');
   const rows = [
     header,
@@ -122,6 +128,7 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
       const cells = columns(route);
       if (guarded) cells.push(guardNames(route));
       if (hooked) cells.push(hookNames(route));
+      if (cached) cells.push(route.cacheControl ?? '-');
       if (shadowed.size > 0) cells.push(shadowNotes(of(route)));
       return cells;
     }),
@@ -131,7 +138,7 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
     const line = (cells: readonly string[]): string =>
       `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
     const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
-    return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n') + '\n' + beforeMatching(table, '\n');
+    return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n') + '\n' + aroundEvery(table, '\n');
   }
   return (
     rows
@@ -143,13 +150,13 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
       )
       .join('\n') +
     '\n' +
-    beforeMatching(table, '')
+    aroundEvery(table, '')
   );
 }
 
-/** The line that names the hooks every request meets before matching, misses included; none without them. */
-function beforeMatching(table: RouteTable, gap: string): string {
+/** The line that names the mounted scope's hooks, which every request meets, misses included; none without them. */
+function aroundEvery(table: RouteTable, gap: string): string {
   const hooks = tableHooks(table);
   if (hooks.length === 0) return '';
-  return `${gap}Before matching, on every request: ${hooks.map((hook) => hook.name).join(', ')}\n`;
+  return `${gap}Around every request, misses included: ${hooks.map((hook) => hook.name).join(', ')}\n`;
 }

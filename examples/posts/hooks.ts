@@ -1,5 +1,5 @@
 // What examples/posts runs around every request, from the environment: the table its servers mount.
-import { cors, RouteDefinitionError, scope, type Hook, type Resource } from 'sevenfold';
+import { cors, etag, RouteDefinitionError, scope, type Hook, type Resource } from 'sevenfold';
 
 /** The environment variables the hooks read (`process.env`, or a Worker's bindings). */
 export type PostsEnv = Readonly<Record<string, string | undefined>>;
@@ -9,7 +9,10 @@ export function postsHooks(env: PostsEnv): Hook[] {
   const hooks: Hook[] = [];
   const origins = corsOrigins(env);
   // Location (create) and Link (index's next page) are what a page of another origin needs to read.
-  if (origins !== undefined) hooks.push(cors({ origins, exposedHeaders: ['Location', 'Link'], maxAge: 600 }));
+  if (origins !== undefined)
+    hooks.push(cors({ origins, exposedHeaders: ['Location', 'Link', 'ETag'], maxAge: 600 }));
+  // etag() last, innermost: hooks outside it (a log line, say) see the 304 it makes of a 200.
+  hooks.push(etag());
   return hooks;
 }
 

@@ -200,7 +200,7 @@ const posts = resource('posts', { index: () => [], create: () => ({}), destroy: 
 test('cors :: the listing names it in the Hooks column, and before matching when a scope has it', () => {
   const listed = formatRoutes(scope({ hooks: [cors({ origins: [A] })] }, posts));
   assert.match(listed, /posts\.index +GET +\/posts +posts#index +cors\n/);
-  assert.match(listed, /Before matching, on every request: cors/);
+  assert.match(listed, /Around every request, misses included: cors/);
   const own = resource('notes', { index: () => [] }, { hooks: [cors({ origins: '*' })] });
   assert.match(formatRoutes(own), /notes\.index +GET +\/notes +notes#index +cors/);
 });

@@ -14,16 +14,16 @@ test('formatRoutes() :: text is aligned columns, one route a line', () => {
   assert.is(
     formatRoutes(table),
     [
-      'Name           Method  Path                  Action         Guards',
-      'posts.index    GET     /posts                posts#index    -',
-      'posts.show     GET     /posts/:post_id       posts#show     -',
-      'posts.new      GET     /posts/:post_id/new   posts#new      -',
-      'posts.edit     GET     /posts/:post_id/edit  posts#edit     -',
-      'posts.create   POST    /posts                posts#create   bearer',
-      'posts.update   PUT     /posts/:post_id       posts#update   bearer',
-      'posts.destroy  DELETE  /posts/:post_id       posts#destroy  bearer',
-      'tags.index     GET     /tags                 tags#index     -',
-      'tags.show      GET     /tags/:name           tags#show      -',
+      'Name           Method  Path                  Action         Guards  Hooks',
+      'posts.index    GET     /posts                posts#index    -       etag',
+      'posts.show     GET     /posts/:post_id       posts#show     -       etag',
+      'posts.new      GET     /posts/:post_id/new   posts#new      -       etag',
+      'posts.edit     GET     /posts/:post_id/edit  posts#edit     -       etag',
+      'posts.create   POST    /posts                posts#create   bearer  etag',
+      'posts.update   PUT     /posts/:post_id       posts#update   bearer  etag',
+      'posts.destroy  DELETE  /posts/:post_id       posts#destroy  bearer  etag',
+      'tags.index     GET     /tags                 tags#index     -       -',
+      'tags.show      GET     /tags/:name           tags#show      -       -',
       '',
     ].join('\n'),
   );
@@ -148,6 +148,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
   ]);
   assert.equal(Object.keys(doc.paths['/posts/{post_id}/new'].get.responses), [
     '200',
+    '304',
     '400',
     '404',
     'default',

@@ -86,7 +86,7 @@ test('scope :: the listing shows inherited guards, hooks in order, and what runs
   const listing = formatRoutes(table);
   assert.match(listing, /posts\.show\s+GET\s+\/posts\/:post_id\s+posts#show\s+bearer\s+requestId, timing/);
   assert.match(listing, /comments\.destroy\s+DELETE\s+\S+\s+comments#destroy\s+bearer, admin\s+requestId\n/);
-  assert.match(listing, /Before matching, on every request: requestId\n$/);
+  assert.match(listing, /Around every request, misses included: requestId\n$/);
   assert.match(formatRoutes(table, 'md'), /\| Guards +\| Hooks +\|/);
   const json = JSON.parse(formatRoutes(table, 'json')) as { hooks: { name: string }[] }[];
   assert.equal(

@@ -182,7 +182,7 @@ test('bin :: runs as an executable with the exit code of main', async () => {
   });
   assert.match(
     stdout,
-    /^Name +Method +Path +Action +Guards\nposts\.destroy  DELETE  \/posts\/:post_id  posts#destroy  bearer\n$/,
+    /^Name +Method +Path +Action +Guards +Hooks\nposts\.destroy  DELETE  \/posts\/:post_id  posts#destroy  bearer  etag\nAround every request, misses included: etag\n$/,
   );
   await promisify(execFile)('node', [BIN, 'routes', 'nowhere.js'], {
     cwd: ROOT,

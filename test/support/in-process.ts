@@ -34,6 +34,8 @@ export const ANSWER_HEADERS = [
   'access-control-allow-methods',
   'access-control-allow-headers',
   'access-control-max-age',
+  'etag',
+  'last-modified',
 ] as const;
 
 /** A `RawRequest` as a Web `Request` for `http://test.local`: its headers, extra lines and body. */
