@@ -64,6 +64,8 @@ export interface Running {
    * many it had to cut; idempotent.
    */
   close(): Promise<Closed>;
+  /** Drops every connection now, counting the requests it cuts in what `close()` reports: a forced stop. */
+  cut(): void;
   /**
    * On SIGTERM or SIGINT (or `options.signals`), `close()` then exit 0 (124 if the deadline cut requests); a
    * person's second Ctrl-C cuts the connections left. Returns the unsubscribe.
@@ -150,6 +152,7 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
         server,
         url: `http://${hostname}:${address.port}`,
         close: () => (closing ??= shutdown(server, sockets, shutdownTimeout, cutAll).then(() => ({ cut }))),
+        cut: cutAll,
         closeOnSignals: (options) => closeOnSignals(running, { force: cutAll, ...options }),
       };
       resolve(running);
