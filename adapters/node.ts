@@ -121,10 +121,10 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
   server.on('connect', (_req, socket: Duplex) =>
     writeProblem(socket, new HttpError(501, 'CONNECT is not served here: this is not a proxy')),
   );
-  // Connections are tracked so that shutdown can drop those that hold no request yet.
-  const sockets = new Set<Socket>();
+  // Connections are tracked, with when they came, so that shutdown can drop those that hold no request yet.
+  const sockets = new Map<Socket, number>();
   server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
+    sockets.set(socket, Date.now());
     socket.once('close', () => sockets.delete(socket));
   });
   const shutdownTimeout = wholeNumber(
@@ -143,8 +143,8 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
       let cut = 0;
       // Counts the requests still being answered, then drops every connection: what close() reports as cut.
       const cutAll = (): void => {
-        for (const socket of sockets) if (isBusy(socket)) cut++;
-        for (const socket of sockets) socket.destroy();
+        for (const socket of sockets.keys()) if (isBusy(socket)) cut++;
+        for (const socket of sockets.keys()) socket.destroy();
         sockets.clear();
         server.closeAllConnections();
       };
@@ -160,16 +160,29 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
   });
 }
 
+// A connection this young that holds no request may have one on its way (a cluster primary hands a worker
+// connections until the moment it stops): shutdown spares it this long.
+const FRESH_MS = 1000;
+
 /**
  * Stops accepting, then keeps closing connections that hold no request in flight (idle ones,
- * and ones whose next request is still arriving) until none is left or `timeout` cuts the rest.
+ * and ones whose next request is still arriving, once `FRESH_MS` old) until none is left or
+ * `timeout` cuts the rest.
  */
-function shutdown(server: Server, sockets: Set<Socket>, timeout: number, cutAll: () => void): Promise<void> {
+function shutdown(
+  server: Server,
+  sockets: Map<Socket, number>,
+  timeout: number,
+  cutAll: () => void,
+): Promise<void> {
   startDraining(server);
   const idle = (): void => {
-    server.closeIdleConnections();
-    for (const socket of sockets) if (!isBusy(socket)) socket.destroy();
+    const now = Date.now();
+    for (const [socket, since] of sockets) if (!isBusy(socket) && now - since >= FRESH_MS) socket.destroy();
   };
+  // http.Server's close() calls this to drop every connection without a request, fresh ones too: the sweep
+  // that spares them takes its place.
+  server.closeIdleConnections = idle;
   return new Promise((resolve) => {
     const sweep = setInterval(idle, 25);
     const cut = setTimeout(cutAll, timeout);

@@ -6,6 +6,14 @@ export interface Listening {
   readonly listening: string;
 }
 
+/** What a draining worker asks once its server is closed, and the primary's answer. */
+export interface Settle {
+  readonly settle: true;
+}
+export interface Settled {
+  readonly settled: true;
+}
+
 // Workers that die this soon after starting, this many times in a row, mean the app cannot start: stop
 // instead of looping.
 const QUICK_EXIT_MS = 5_000;
@@ -48,7 +56,9 @@ export function runPrimary(workers: number): void {
     if (running().length === 0) process.exit(exitCode);
   };
 
-  cluster.on('message', (worker, message: Partial<Listening>) => {
+  cluster.on('message', (worker, message: Partial<Listening & Settle>) => {
+    // Answered after every message the worker sent before, its server's close included (one ordered channel).
+    if (message?.settle === true) return void worker.send({ settled: true } satisfies Settled, () => {});
     if (typeof message?.listening !== 'string') return;
     listening.add(worker);
     quickExits = 0;

@@ -7,7 +7,7 @@ import { health, routes } from 'sevenfold';
 import { closeOnSignals, listen, serve, type Running } from 'sevenfold/node';
 import { mount } from 'sevenfold/polka';
 import { postsContainer, postsOptions, postsResource } from '../app.js';
-import type { Listening } from './cluster.js';
+import type { Listening, Settle, Settled } from './cluster.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { openStoreOrExit, type Store } from './store.js';
@@ -27,6 +27,7 @@ export async function runServer(config: Config, log: Logger): Promise<void> {
       close: async () => {
         draining = true;
         const closed = await running?.close();
+        if (cluster.isWorker) await primarySettled();
         await store?.close();
         return closed;
       },
@@ -68,4 +69,22 @@ export async function runServer(config: Config, log: Logger): Promise<void> {
   if (draining) return;
   if (cluster.isWorker) process.send!({ listening: running.url } satisfies Listening);
   else console.log(`listening on ${running.url}`);
+}
+
+/**
+ * Resolves once the primary has read everything this worker sent before (its server's close among it), so no
+ * connection it was handing over is lost when the worker exits: it hands those back instead.
+ */
+function primarySettled(): Promise<void> {
+  if (!process.connected) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onMessage = (message: Partial<Settled>): void => {
+      if (message?.settled !== true) return;
+      process.off('message', onMessage);
+      resolve();
+    };
+    process.on('message', onMessage);
+    process.send!({ settle: true } satisfies Settle, (error: Error | null) => error && resolve());
+    process.once('disconnect', resolve);
+  });
 }
