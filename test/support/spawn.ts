@@ -19,7 +19,7 @@ export interface Started {
 export const EXAMPLE = ['build/examples/posts/main.js'];
 
 /**
- * Spawns a command in the repository root and resolves once it prints its `listening on` line. `detached`
+ * Spawns a command (in the repository root unless `cwd`) and resolves once it prints its `listening on` line. `detached`
  * makes it the leader of a process group of its own, which `process.kill(-pid, signal)` signals whole, as a
  * supervisor does.
  */
@@ -28,10 +28,10 @@ export function start(
   args: string[],
   env: Record<string, string>,
   seconds = 30,
-  { detached = false } = {},
+  { detached = false, cwd = ROOT } = {},
 ): Promise<Started> {
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached,
