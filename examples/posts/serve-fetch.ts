@@ -36,7 +36,7 @@ const store = await openStoreOrExit(config.store, jsonLogger());
 const posts = postsResource(postsContainer(store.repository));
 let stopping = false;
 const table = routes(posts, health({ ready: async () => !stopping && (await store.ping()) }));
-const handler = toFetch(table, postsOptions(posts));
+const handler = toFetch(table, { ...postsOptions(posts), trustProxy: config.trustProxy });
 const { host, port } = config;
 
 let stop: () => unknown;

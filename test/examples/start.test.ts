@@ -90,6 +90,7 @@ test('examples/posts :: refuses a bad variable with a message that names it and 
       /^DATABASE_STATEMENT_TIMEOUT must be a whole number of milliseconds/,
     ],
     [{ DATABASE_IDLE_TIMEOUT: '-1' }, /^DATABASE_IDLE_TIMEOUT must be a whole number of milliseconds/],
+    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be the number of proxies in front/],
   ];
   const answers = await Promise.all(envs.map(([env]) => refused({ DATA_DIR: 'memory', ...env })));
   answers.forEach(({ code, stderr }, i) => {

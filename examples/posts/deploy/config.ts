@@ -9,6 +9,8 @@ export interface Config {
   readonly workers: number;
   /** Milliseconds a stop lets requests in flight finish before it cuts them (`SHUTDOWN_TIMEOUT`, seconds). */
   readonly shutdownTimeout: number;
+  /** How many proxies in front to believe about the client's address (`X-Forwarded-For`). */
+  readonly trustProxy: number;
   readonly store: StoreOptions;
 }
 
@@ -48,6 +50,12 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
       error: `SHUTDOWN_TIMEOUT must be a whole number of seconds from 1 to 3600, got ${JSON.stringify(env.SHUTDOWN_TIMEOUT)}`,
     };
   }
+  const trustProxy = whole(env.TRUST_PROXY, 0);
+  if (trustProxy === undefined || trustProxy > 16) {
+    return {
+      error: `TRUST_PROXY must be the number of proxies in front, from 0 to 16, got ${JSON.stringify(env.TRUST_PROXY)}`,
+    };
+  }
   const timeouts: Record<(typeof DATABASE_TIMEOUTS)[number][2], number> = {
     connectTimeout: 0,
     statementTimeout: 0,
@@ -79,6 +87,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
     port,
     workers,
     shutdownTimeout: shutdownSeconds * 1000,
+    trustProxy,
     store: { databaseUrl, dataDir: env.DATA_DIR || './data', poolSize, ...timeouts },
   };
 }

@@ -44,7 +44,7 @@ export async function runServer(config: Config, log: Logger): Promise<void> {
 
   store = await openStoreOrExit(config.store, log);
   const posts = postsResource(postsContainer(store.repository));
-  const options = postsOptions(posts);
+  const options = { ...postsOptions(posts), trustProxy: config.trustProxy };
   const opened = store;
   // Not part of the posts table (docs/routes.md lists that one): served beside it.
   const table = routes(posts, health({ ready: async () => !draining && (await opened.ping()) }));
