@@ -18,11 +18,11 @@ import { LIMITS } from '../core/util/limits.js';
 import { wholeNumber } from '../core/util/whole-number.js';
 import { createDispatcher, type DispatchOptions } from './http/dispatch.js';
 import { sendSafely, writeProblem } from './http/send.js';
-import { closeOnSignals, type CloseOnSignalsOptions } from './signals.js';
+import { closeOnSignals, type CloseOnSignalsOptions, type Closed } from './signals.js';
 
 export type { DispatchOptions } from './http/dispatch.js';
 export type { PrecompiledValidators } from './pipeline/precompiled.js';
-export { closeOnSignals, type Closable, type CloseOnSignalsOptions } from './signals.js';
+export { closeOnSignals, type Closable, type CloseOnSignalsOptions, type Closed } from './signals.js';
 
 /**
  * A request listener for `http.createServer()` that serves a table or resource; requests
@@ -59,11 +59,16 @@ export interface Running {
   readonly server: Server;
   /** E.g. `http://127.0.0.1:3000`: the host as given, with the port actually bound. */
   readonly url: string;
-  /** Stops accepting, lets requests in flight finish, then resolves; idempotent. */
-  close(): Promise<void>;
   /**
-   * On SIGTERM or SIGINT (or `options.signals`), `close()` then exit 0; a second signal cuts the connections
-   * left. Returns the unsubscribe.
+   * Stops accepting, lets requests in flight finish (for `shutdownTimeout` at most), then resolves with how
+   * many it had to cut; idempotent.
+   */
+  close(): Promise<Closed>;
+  /** Drops every connection now, counting the requests it cuts in what `close()` reports: a forced stop. */
+  cut(): void;
+  /**
+   * On SIGTERM or SIGINT (or `options.signals`), `close()` then exit 0 (124 if the deadline cut requests); a
+   * person's second Ctrl-C cuts the connections left. Returns the unsubscribe.
    */
   closeOnSignals(options?: CloseOnSignalsOptions): () => void;
 }
@@ -116,10 +121,10 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
   server.on('connect', (_req, socket: Duplex) =>
     writeProblem(socket, new HttpError(501, 'CONNECT is not served here: this is not a proxy')),
   );
-  // Connections are tracked so that shutdown can drop those that hold no request yet.
-  const sockets = new Set<Socket>();
+  // Connections are tracked, with when they came, so that shutdown can drop those that hold no request yet.
+  const sockets = new Map<Socket, number>();
   server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
+    sockets.set(socket, Date.now());
     socket.once('close', () => sockets.delete(socket));
   });
   const shutdownTimeout = wholeNumber(
@@ -134,33 +139,53 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const hostname = host.includes(':') ? `[${host}]` : host;
-      let closing: Promise<void> | undefined;
+      let closing: Promise<Closed> | undefined;
+      let cut = 0;
+      // Counts the requests still being answered, then drops every connection: what close() reports as cut.
+      const cutAll = (): void => {
+        for (const socket of sockets.keys()) if (isBusy(socket)) cut++;
+        for (const socket of sockets.keys()) socket.destroy();
+        sockets.clear();
+        server.closeAllConnections();
+      };
       const running: Running = {
         server,
         url: `http://${hostname}:${address.port}`,
-        close: () => (closing ??= shutdown(server, sockets, shutdownTimeout)),
-        closeOnSignals: (options) =>
-          closeOnSignals(running, { force: () => server.closeAllConnections(), ...options }),
+        close: () => (closing ??= shutdown(server, sockets, shutdownTimeout, cutAll).then(() => ({ cut }))),
+        cut: cutAll,
+        closeOnSignals: (options) => closeOnSignals(running, { force: cutAll, ...options }),
       };
       resolve(running);
     });
   });
 }
 
+// A connection this young that holds no request may have one on its way (a cluster primary hands a worker
+// connections until the moment it stops): shutdown spares it this long.
+const FRESH_MS = 1000;
+
 /**
  * Stops accepting, then keeps closing connections that hold no request in flight (idle ones,
- * and ones whose next request is still arriving) until none is left or `timeout` cuts the rest.
+ * and ones whose next request is still arriving, once `FRESH_MS` old) until none is left or
+ * `timeout` cuts the rest.
  */
-function shutdown(server: Server, sockets: Set<Socket>, timeout: number): Promise<void> {
+function shutdown(
+  server: Server,
+  sockets: Map<Socket, number>,
+  timeout: number,
+  cutAll: () => void,
+): Promise<void> {
   startDraining(server);
   const idle = (): void => {
-    server.closeIdleConnections();
-    for (const socket of sockets)
-      if ((socket as Socket & { _httpMessage?: unknown })._httpMessage == null) socket.destroy();
+    const now = Date.now();
+    for (const [socket, since] of sockets) if (!isBusy(socket) && now - since >= FRESH_MS) socket.destroy();
   };
+  // http.Server's close() calls this to drop every connection without a request, fresh ones too: the sweep
+  // that spares them takes its place.
+  server.closeIdleConnections = idle;
   return new Promise((resolve) => {
     const sweep = setInterval(idle, 25);
-    const cut = setTimeout(() => server.closeAllConnections(), timeout);
+    const cut = setTimeout(cutAll, timeout);
     server.close(() => {
       clearInterval(sweep);
       clearTimeout(cut);
@@ -168,4 +193,9 @@ function shutdown(server: Server, sockets: Set<Socket>, timeout: number): Promis
     });
     idle();
   });
+}
+
+/** Whether a connection holds a request being answered (node keeps its response there until it is sent). */
+function isBusy(socket: Socket): boolean {
+  return (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
 }

@@ -94,6 +94,7 @@ export { prefix, type Prefixed } from './table/prefix.js';
 export { paths, type Form, type PathHelper, type PathHelpers, type QueryValues } from './table/paths.js';
 export { shadows, unreachableIds, type Shadow } from './table/shadows.js';
 export { routes, tableOf, type ResourcesIn, type Routable, type Table } from './table/table.js';
+export { health, type HealthOptions } from './operations/health.js';
 export type {
   ActionSchema,
   Handler,

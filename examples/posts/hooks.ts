@@ -1,5 +1,5 @@
 // What examples/posts runs around every request, from the environment: the table its servers mount.
-import { cors, etag, RouteDefinitionError, scope, type Hook, type Resource } from 'sevenfold';
+import { cors, etag, RouteDefinitionError, scope, type Hook, type Routable } from 'sevenfold';
 
 /** The environment variables the hooks read (`process.env`, or a Worker's bindings). */
 export type PostsEnv = Readonly<Record<string, string | undefined>>;
@@ -42,6 +42,6 @@ export function corsOrigins(env: PostsEnv): string[] | undefined {
  * The table examples/posts serves: the posts resource (and whatever else the server adds beside it) in the
  * scope of its hooks, which see every request first, misses included.
  */
-export function postsTable<const S extends readonly Resource[]>(env: PostsEnv, ...sources: S) {
+export function postsTable<const S extends readonly Routable[]>(env: PostsEnv, ...sources: S) {
   return scope({ hooks: postsHooks(env) }, ...sources);
 }

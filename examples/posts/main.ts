@@ -2,6 +2,7 @@
 import cluster from 'node:cluster';
 import { runPrimary } from './deploy/cluster.js';
 import { readConfig } from './deploy/config.js';
+import { jsonLogger } from './deploy/log.js';
 import { runServer } from './deploy/server.js';
 
 const config = readConfig(process.env);
@@ -11,4 +12,4 @@ if ('error' in config) {
 }
 
 if (config.workers > 1 && cluster.isPrimary) runPrimary(config.workers);
-else await runServer(config);
+else await runServer(config, jsonLogger());

@@ -1,9 +1,11 @@
 // The entry of `npm run start:bun` and `npm run start:deno`: the app and store of main.ts, served by
 // `toFetch` on the runtime's own server, with the same variables and the same `listening on` line.
+import { health } from 'sevenfold';
 import { toFetch, type FetchHandler } from 'sevenfold/fetch';
 import { postsContainer, postsOptions, postsResource } from './app.js';
 import { postsTable } from './hooks.js';
 import { readConfig } from './deploy/config.js';
+import { jsonLogger } from './deploy/log.js';
 import { openStoreOrExit } from './deploy/store.js';
 
 // The two runtimes' servers, as far as this file uses them (it compiles with Node's types).
@@ -31,9 +33,15 @@ if (config.workers > 1) {
   process.exit(1);
 }
 
-const store = await openStoreOrExit(config.store);
+const store = await openStoreOrExit(config.store, jsonLogger());
 const posts = postsResource(postsContainer(store.repository));
-const handler = toFetch(postsTable(process.env, posts), postsOptions(posts));
+let stopping = false;
+const table = postsTable(
+  process.env,
+  posts,
+  health({ ready: async () => !stopping && (await store.ping()) }),
+);
+const handler = toFetch(table, { ...postsOptions(posts), trustProxy: config.trustProxy });
 const { host, port } = config;
 
 let stop: () => unknown;
@@ -59,6 +67,7 @@ if (typeof Bun !== 'undefined') {
 // SIGTERM or SIGINT: stop accepting, let requests in flight finish, close the store, exit 0.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
+    stopping = true;
     await stop();
     await store.close();
     process.exit(0);

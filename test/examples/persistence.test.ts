@@ -79,10 +79,12 @@ async function burst(
               ? { method: 'PUT', headers: JSON_TYPE, body: JSON.stringify({ title: write.title }) }
               : { method: 'DELETE' };
         try {
-          const response = await fetch(
-            `${url}${write.kind === 'create' ? '/posts' : `/posts/${write.id}`}`,
-            init,
-          );
+          // node:cluster loses a connection it was handing to a worker SIGKILLed at that instant: such a
+          // write is unanswered, not waited for forever.
+          const response = await fetch(`${url}${write.kind === 'create' ? '/posts' : `/posts/${write.id}`}`, {
+            ...init,
+            signal: AbortSignal.timeout(10_000),
+          });
           await response.arrayBuffer();
           write.status = response.status;
         } catch {

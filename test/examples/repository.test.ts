@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
-import { migrate, MIGRATIONS } from '../../examples/posts/deploy/migrations.js';
+import { migrate, MIGRATIONS, SchemaTooNewError } from '../../examples/posts/deploy/migrations.js';
 import type { Post } from '../../examples/posts/post.js';
 import { PostgresPostRepository } from '../../examples/posts/deploy/postgres.js';
 import { MemoryPostRepository, type PostRepository } from '../../examples/posts/repository.js';
@@ -10,6 +10,7 @@ import { quietHandler } from '../support/in-process.js';
 import { postsContract } from '../support/posts-contract.js';
 import { sharedPostgres, type Postgres } from '../support/postgres.js';
 import { deterministicPosts } from '../support/posts.js';
+import { refused } from '../support/spawn.js';
 
 /**
  * One contract for every PostRepository: memory, PGlite (PostgreSQL in WASM) and a PostgreSQL
@@ -214,5 +215,38 @@ migrations('a failing step rolls back whole and is retried by the next start', a
     await pool.end();
   }
 });
+
+migrations(
+  'a database that records a step this code does not know is refused, and left as it was',
+  async () => {
+    if (server === undefined) return;
+    const url = await server.database('newer');
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      await migrate(pool);
+      const next = Math.max(...MIGRATIONS.map((step) => step.version)) + 1;
+      await pool.query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, 'later')", [next]);
+      await migrate(pool).then(
+        () => assert.unreachable('ran on a schema newer than the code'),
+        (error: Error) => {
+          assert.instance(error, SchemaTooNewError);
+          assert.match(
+            error.message,
+            new RegExp(`newer than this code: schema_migrations records step ${next}`),
+          );
+        },
+      );
+      const recorded = await pool.query('SELECT count(*)::int AS n FROM schema_migrations');
+      assert.is(recorded.rows[0].n, MIGRATIONS.length + 1);
+
+      // The example itself stops at start with that message and exit 1.
+      const { code, stderr } = await refused({ PORT: '0', DATABASE_URL: url });
+      assert.is(code, 1);
+      assert.match(stderr, /^cannot open the posts store: the database's schema is newer than this code/);
+    } finally {
+      await pool.end();
+    }
+  },
+);
 
 migrations.run();

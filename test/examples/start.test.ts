@@ -72,12 +72,31 @@ test('examples/posts :: a SIGTERM the instant "listening on" appears still exits
   exits.forEach((exit, i) => assert.equal(exit, [0, null], `${adapters[i]} #${i}`));
 });
 
-test('examples/posts :: refuses a bad ADAPTER or PORT with a message and exit 1', async () => {
-  const envs = [{ ADAPTER: 'express' }, { PORT: 'eighty' }] as Record<string, string>[];
-  for (const { code, stderr } of await Promise.all(envs.map(refused))) {
+test('examples/posts :: refuses a bad variable with a message that names it and exit 1', async () => {
+  const envs: Array<[Record<string, string>, RegExp]> = [
+    [{ ADAPTER: 'express' }, /^ADAPTER must be "polka" or "node"/],
+    [{ PORT: 'eighty' }, /^PORT must be a whole number/],
+    [
+      { SHUTDOWN_TIMEOUT: '0' },
+      /^SHUTDOWN_TIMEOUT must be a whole number of seconds from 1 to 3600, got "0"/,
+    ],
+    [{ SHUTDOWN_TIMEOUT: '10s' }, /^SHUTDOWN_TIMEOUT must be a whole number of seconds/],
+    [
+      { DATABASE_CONNECT_TIMEOUT: '0' },
+      /^DATABASE_CONNECT_TIMEOUT must be a whole number of milliseconds from 1/,
+    ],
+    [
+      { DATABASE_STATEMENT_TIMEOUT: '5s' },
+      /^DATABASE_STATEMENT_TIMEOUT must be a whole number of milliseconds/,
+    ],
+    [{ DATABASE_IDLE_TIMEOUT: '-1' }, /^DATABASE_IDLE_TIMEOUT must be a whole number of milliseconds/],
+    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be the number of proxies in front/],
+  ];
+  const answers = await Promise.all(envs.map(([env]) => refused({ DATA_DIR: 'memory', ...env })));
+  answers.forEach(({ code, stderr }, i) => {
     assert.is(code, 1);
-    assert.match(stderr, /ADAPTER must be|PORT must be/);
-  }
+    assert.match(stderr, envs[i]![1]);
+  });
 });
 
 test('npm start :: builds, serves, and a SIGTERM sent to npm itself ends the server with exit 0', async () => {

@@ -57,6 +57,7 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
   'core/matcher/': ['core/util/', 'core/errors.ts', 'core/table/'],
   'core/openapi/': ['core/util/', 'core/errors.ts', 'core/define/', 'core/table/', 'core/request/'],
   'core/controllers/': ['core/util/', 'core/errors.ts', 'core/define/', 'core/table/'],
+  'core/operations/': ['core/util/', 'core/errors.ts', 'core/response/', 'core/table/'],
   'core/index.ts': [
     'core/util/',
     'core/errors.ts',
@@ -67,6 +68,7 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
     'core/table/',
     'core/matcher/',
     'core/openapi/',
+    'core/operations/',
   ],
   'core/types.ts': [],
   'adapters/pipeline/': [
@@ -162,9 +164,9 @@ test('core/ and adapters/ :: no two source files share a name (index.ts aside)',
   }
 });
 
-test('core/ :: at most 12 entries, each a stage', () => {
+test('core/ :: at most 13 entries, each a stage', () => {
   const entries = readdirSync(join(ROOT, 'core'));
-  assert.ok(entries.length <= 12, `core/ has ${entries.length} entries: ${entries.join(', ')}`);
+  assert.ok(entries.length <= 13, `core/ has ${entries.length} entries: ${entries.join(', ')}`);
 });
 
 test('core/ and adapters/ :: every file opens with a comment that says what it is', () => {

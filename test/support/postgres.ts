@@ -17,6 +17,15 @@ export interface Postgres {
   readonly pid: number;
   /** A URL to a new, empty database of its own in this cluster. */
   database(name: string): Promise<string>;
+  /** Stops the server at once, as a crash would (`pg_ctl stop -m immediate`), keeping its data and port. */
+  halt(): void;
+  /** Starts a halted server again, on the same port. */
+  resume(): void;
+  /**
+   * Freezes the server and every backend (SIGSTOP): connections open but nothing answers. Returns the thaw
+   * (SIGCONT), which the cluster's own stop also does, so a test that fails frozen leaves nothing stuck.
+   */
+  freeze(): () => void;
   /** Stops the server and removes its folder. */
   stop(): Promise<void>;
 }
@@ -83,7 +92,14 @@ export async function startPostgres(): Promise<Postgres | undefined> {
     chownSync(dir, uid, uid);
   }
   const data = join(dir, 'data');
+  let frozen: number[] = [];
+  const thaw = (): void => {
+    // Backends first, the postmaster last, the reverse of the freeze.
+    for (const pid of frozen.reverse()) signal(pid, 'SIGCONT');
+    frozen = [];
+  };
   const stopNow = (): void => {
+    thaw();
     if (existsSync(join(data, 'postmaster.pid')))
       run(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
     rmSync(dir, { recursive: true, force: true });
@@ -109,21 +125,48 @@ export async function startPostgres(): Promise<Postgres | undefined> {
   }
   let port = 0;
   let started = { ok: false, output: '' };
+  const startServer = () => {
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+    return run(bin, 'pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', options, 'start']);
+  };
   for (let attempt = 0; attempt < 3 && !started.ok; attempt++) {
     port = await freePort();
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-    started = run(bin, 'pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', options, 'start']);
+    started = startServer();
   }
   if (!started.ok) {
     const log = existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : '';
     stopNow();
     throw new Error(`pg_ctl start failed: ${started.output}\n${log}`);
   }
-  const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const postmaster = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const pid = postmaster();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
     pid,
+    halt() {
+      thaw();
+      const stopped = run(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      if (!stopped.ok) throw new Error(`pg_ctl stop failed: ${stopped.output}`);
+    },
+    resume() {
+      const again = startServer();
+      if (!again.ok) throw new Error(`pg_ctl start failed: ${again.output}`);
+    },
+    freeze() {
+      const main = postmaster();
+      signal(main, 'SIGSTOP');
+      frozen.push(main);
+      const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(main)], { encoding: 'utf8' }).stdout;
+      for (const child of children
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map(Number)) {
+        signal(child, 'SIGSTOP');
+        frozen.push(child);
+      }
+      return thaw;
+    },
     async database(name) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
       const client = new pg.Client(url);
@@ -137,11 +180,20 @@ export async function startPostgres(): Promise<Postgres | undefined> {
     },
     async stop() {
       process.off('exit', stopNow);
+      thaw();
       if (run(bin, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).ok)
         rmSync(dir, { recursive: true, force: true });
       else stopNow();
     },
   };
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // A backend that ended meanwhile has nothing to freeze or thaw.
+  }
 }
 
 let shared: Promise<Postgres | undefined> | undefined;

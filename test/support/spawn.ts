@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,18 +18,36 @@ export interface Started {
 /** The compiled posts example, as `npm start` runs it after building. */
 export const EXAMPLE = ['build/examples/posts/main.js'];
 
-/** Spawns a command in the repository root and resolves once it prints its `listening on` line. */
+/**
+ * Spawns a command (in the repository root unless `cwd`) and resolves once it prints its `listening on` line. `detached`
+ * makes it the leader of a process group of its own, which `process.kill(-pid, signal)` signals whole, as a
+ * supervisor does.
+ */
 export function start(
   command: string,
   args: string[],
   env: Record<string, string>,
   seconds = 30,
+  { detached = false, cwd = ROOT } = {},
 ): Promise<Started> {
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
   });
+  // A detached group must not outlive a test that fails half-way.
+  if (detached) {
+    const killGroup = (): void => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    };
+    process.once('exit', killGroup);
+    child.once('exit', () => process.off('exit', killGroup));
+  }
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   let out = '';
   let err = '';
@@ -51,6 +70,45 @@ export function start(
       reject(new Error(`exited with ${code} before listening; stderr: ${err}`));
     });
   });
+}
+
+/** Resolves once the started process has printed something that matches `pattern` on `stream`. */
+export function printed(
+  server: Started,
+  pattern: RegExp,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Promise<void> {
+  const read = stream === 'stdout' ? server.stdout : server.stderr;
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (!pattern.test(read())) return;
+      server.child[stream]!.off('data', check);
+      resolve();
+    };
+    // Registered after the buffer's own listener, so each check sees the chunk that woke it.
+    server.child[stream]!.on('data', check);
+    void server.exited.then(() =>
+      reject(new Error(`exited before printing ${pattern}; ${stream}: ${read()}`)),
+    );
+    check();
+  });
+}
+
+/** Resolves once `url`'s port refuses a connection: the server stopped accepting (each try is answered). */
+export async function refusing(url: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), hostname);
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
+    if (refused) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** Runs the example expecting it to refuse to start: its exit code and what it printed on stderr. */

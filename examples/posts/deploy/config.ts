@@ -8,8 +8,22 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly workers: number;
+  /** Milliseconds a stop lets requests in flight finish before it cuts them (`SHUTDOWN_TIMEOUT`, seconds). */
+  readonly shutdownTimeout: number;
+  /** How many proxies in front to believe about the client's address (`X-Forwarded-For`). */
+  readonly trustProxy: number;
   readonly store: StoreOptions;
 }
+
+// Each timeout of the database in milliseconds: its variable, its default, and what it bounds.
+const DATABASE_TIMEOUTS = [
+  ['DATABASE_CONNECT_TIMEOUT', 5_000, 'connectTimeout'],
+  ['DATABASE_STATEMENT_TIMEOUT', 5_000, 'statementTimeout'],
+  ['DATABASE_IDLE_TIMEOUT', 10_000, 'idleTimeout'],
+] as const;
+
+// An hour: past any timeout that still means something, well short of a number that looks like a typo.
+const MAX_TIMEOUT_MS = 3_600_000;
 
 /** The configuration, or the message that says which variable is wrong and what it takes. */
 export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: string } {
@@ -30,6 +44,32 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
     return {
       error: `DATABASE_POOL_SIZE must be a whole number of at least 1, got ${JSON.stringify(env.DATABASE_POOL_SIZE)}`,
     };
+  }
+  const shutdownSeconds = whole(env.SHUTDOWN_TIMEOUT, 10);
+  if (shutdownSeconds === undefined || shutdownSeconds < 1 || shutdownSeconds > 3600) {
+    return {
+      error: `SHUTDOWN_TIMEOUT must be a whole number of seconds from 1 to 3600, got ${JSON.stringify(env.SHUTDOWN_TIMEOUT)}`,
+    };
+  }
+  const trustProxy = whole(env.TRUST_PROXY, 0);
+  if (trustProxy === undefined || trustProxy > 16) {
+    return {
+      error: `TRUST_PROXY must be the number of proxies in front, from 0 to 16, got ${JSON.stringify(env.TRUST_PROXY)}`,
+    };
+  }
+  const timeouts: Record<(typeof DATABASE_TIMEOUTS)[number][2], number> = {
+    connectTimeout: 0,
+    statementTimeout: 0,
+    idleTimeout: 0,
+  };
+  for (const [name, fallback, key] of DATABASE_TIMEOUTS) {
+    const ms = whole(env[name], fallback);
+    if (ms === undefined || ms < 1 || ms > MAX_TIMEOUT_MS) {
+      return {
+        error: `${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${JSON.stringify(env[name])}`,
+      };
+    }
+    timeouts[key] = ms;
   }
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -53,7 +93,9 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
     host: env.HOST || '127.0.0.1',
     port,
     workers,
-    store: { databaseUrl, dataDir: env.DATA_DIR || './data', poolSize },
+    shutdownTimeout: shutdownSeconds * 1000,
+    trustProxy,
+    store: { databaseUrl, dataDir: env.DATA_DIR || './data', poolSize, ...timeouts },
   };
 }
 

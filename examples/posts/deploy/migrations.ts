@@ -24,8 +24,17 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
 const MIGRATION_LOCK = 7_100_777;
 
 /**
+ * Raised when the database records steps this code does not know: a newer version migrated it, and this one
+ * could misread its tables.
+ */
+export class SchemaTooNewError extends Error {
+  override readonly name = 'SchemaTooNewError';
+}
+
+/**
  * Brings the schema up to date: the steps not yet recorded in `schema_migrations` run in one
  * transaction, under an advisory lock, so processes that start together apply each step once.
+ * A database that records a step this code does not know is refused (`SchemaTooNewError`).
  */
 export async function migrate(pool: Pool): Promise<number[]> {
   const client = await pool.connect();
@@ -37,6 +46,15 @@ export async function migrate(pool: Pool): Promise<number[]> {
     );
     const done = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(done.rows.map((row) => row.version));
+    const known = new Set(MIGRATIONS.map((step) => step.version));
+    const unknown = [...applied].filter((version) => !known.has(version)).sort((a, b) => a - b);
+    if (unknown.length > 0) {
+      throw new SchemaTooNewError(
+        `the database's schema is newer than this code: schema_migrations records step ${unknown.join(', ')}, ` +
+          `and this version knows steps up to ${Math.max(...known)}; run the version that migrated it (or a newer one), ` +
+          'or restore a backup made for this version',
+      );
+    }
     const ran: number[] = [];
     for (const step of MIGRATIONS) {
       if (applied.has(step.version)) continue;

@@ -4,8 +4,10 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { takeLock } from './lock.js';
+import type { Logger } from './log.js';
 import { migrate } from './migrations.js';
-import { PostgresPostRepository } from './postgres.js';
+import { guarded, Outage } from './outage.js';
+import { PostgresPostRepository, type Queryable } from './postgres.js';
 import { MemoryPostRepository, type PostRepository } from '../repository.js';
 
 /** Where the posts are kept, from the environment (see README: "Where posts are kept"). */
@@ -16,20 +18,28 @@ export interface StoreOptions {
   readonly dataDir?: string | undefined;
   /** Connections per process to a server. Default 10. */
   readonly poolSize?: number | undefined;
+  /** Milliseconds to get a connection to a server before the request is answered 503. Default 5000. */
+  readonly connectTimeout?: number | undefined;
+  /** Milliseconds a statement may run on a server before it is cancelled and answered 503. Default 5000. */
+  readonly statementTimeout?: number | undefined;
+  /** Milliseconds an unused connection to a server stays open. Default 10 000. */
+  readonly idleTimeout?: number | undefined;
 }
 
 /** An open store: the repository the app uses, and how to close it. */
 export interface Store {
   readonly kind: 'postgres' | 'pglite' | 'memory';
   readonly repository: PostRepository;
+  /** Whether the store answers a trivial query now: what readiness asks. Never rejects. */
+  ping(): Promise<boolean>;
   /** Waits for queries in flight, then closes the database and releases its lock. */
   close(): Promise<void>;
 }
 
 /** `openStore`, or exit 1 with the reason: a start-up that cannot reach its store has nothing to serve. */
-export async function openStoreOrExit(options: StoreOptions): Promise<Store> {
+export async function openStoreOrExit(options: StoreOptions, log: Logger): Promise<Store> {
   try {
-    return await openStore(options);
+    return await openStore(options, log);
   } catch (error) {
     console.error(`cannot open the posts store: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
@@ -37,17 +47,32 @@ export async function openStoreOrExit(options: StoreOptions): Promise<Store> {
 }
 
 /** The store the options name: a PostgreSQL server, PGlite in `dataDir`, or memory. */
-export async function openStore(options: StoreOptions = {}): Promise<Store> {
-  if (options.databaseUrl) return openServer(options.databaseUrl, options.poolSize ?? 10);
+export async function openStore(options: StoreOptions, log: Logger): Promise<Store> {
+  if (options.databaseUrl) return openServer(options.databaseUrl, options, new Outage(log));
   const dataDir = options.dataDir || './data';
   if (dataDir === 'memory') {
-    return { kind: 'memory', repository: new MemoryPostRepository(), close: async () => {} };
+    return {
+      kind: 'memory',
+      repository: new MemoryPostRepository(),
+      ping: async () => true,
+      close: async () => {},
+    };
   }
-  return openEmbedded(resolve(dataDir));
+  return openEmbedded(resolve(dataDir), new Outage(log));
 }
 
-async function openServer(url: string, poolSize: number): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+async function openServer(url: string, options: StoreOptions, outage: Outage): Promise<Store> {
+  const { poolSize = 10, connectTimeout = 5000, statementTimeout = 5000, idleTimeout = 10_000 } = options;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: connectTimeout,
+    idleTimeoutMillis: idleTimeout,
+    // The server cancels a slow statement itself; the client's own limit, a little later, catches a server
+    // that no longer answers at all.
+    statement_timeout: statementTimeout,
+    query_timeout: statementTimeout + 1000,
+  });
   // An idle connection the server drops must not take the process down; the next query reconnects.
   pool.on('error', () => {});
   try {
@@ -56,14 +81,38 @@ async function openServer(url: string, poolSize: number): Promise<Store> {
     await pool.end();
     throw error;
   }
-  return { kind: 'postgres', repository: new PostgresPostRepository(pool), close: () => pool.end() };
+  const db = guarded(pool, outage);
+  return {
+    kind: 'postgres',
+    repository: new PostgresPostRepository(db),
+    ping: () => ping(db),
+    // A server that froze never answers the goodbye of its connections: the stop waits no longer than a
+    // connection would.
+    close: () => within(pool.end(), connectTimeout),
+  };
+}
+
+async function ping(db: Queryable): Promise<boolean> {
+  try {
+    await db.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `promise`, or nothing once `ms` have passed. */
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**
  * PGlite in `dir`/posts, locked for this process: PGlite takes no lock of its own, and two
  * processes on one folder corrupt it without a word (shared/design/database.md, §3).
  */
-async function openEmbedded(dir: string): Promise<Store> {
+async function openEmbedded(dir: string, outage: Outage): Promise<Store> {
   if (cluster.isWorker) {
     throw new Error('the embedded database serves one process only: set DATABASE_URL to run several workers');
   }
@@ -76,9 +125,11 @@ async function openEmbedded(dir: string): Promise<Store> {
     // One connection: PGlite runs one query at a time, so calls queue in the pool.
     const pool = new pg.Pool(createPgConfig(lite) as pg.PoolConfig);
     await migrate(pool);
+    const db = guarded(pool, outage);
     return {
       kind: 'pglite',
-      repository: new PostgresPostRepository(pool),
+      repository: new PostgresPostRepository(db),
+      ping: () => ping(db),
       close: async () => {
         // pool.end() leaves PGlite open; close() checkpoints its WAL into the folder.
         await pool.end();
