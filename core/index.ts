@@ -50,6 +50,13 @@ export {
   type HookRequest,
 } from './define/hooks.js';
 export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
+export { requestId, SAFE_REQUEST_ID, type RequestIdOptions } from './define/request-id.js';
+export {
+  REDACTED_HEADERS,
+  requestLog,
+  type RequestLogLevel,
+  type RequestLogOptions,
+} from './define/request-log.js';
 export { scope, tableHooks, type ScopeOptions, type Scoped } from './table/scope.js';
 export type { FromSchema, Infer } from './schema/infer.js';
 export { MESSAGE_KEYWORD, type FieldErrors } from './schema/messages.js';

@@ -19,17 +19,19 @@ export type ListingFormat = 'text' | 'md' | 'json';
 
 export const LISTING_FORMATS: readonly ListingFormat[] = ['text', 'md', 'json'];
 
-/** The routes a filter keeps, in table order. */
+/** The routes a filter keeps, in table order, with the hooks the table runs before matching. */
 export function filterRoutes(source: Routable, filter: RouteFilter = {}): RouteTable {
   const table = tableOf(source);
   const grep = filter.grep?.toLowerCase();
   const method = filter.method?.toUpperCase();
-  return table.filter(
+  const shown = table.filter(
     (route) =>
       (filter.resource === undefined || route.resource === filter.resource) &&
       (method === undefined || route.method === method) &&
       (grep === undefined || columns(route).some((cell) => cell.toLowerCase().includes(grep))),
   );
+  const hooks = tableHooks(table);
+  return hooks.length === 0 ? shown : Object.assign(shown, { hooks });
 }
 
 const HEADER = ['Name', 'Method', 'Path', 'Action'] as const;
