@@ -6,6 +6,7 @@ import type { DispatchOptions } from '../pipeline/settings.js';
 import { ajvCompiler } from './ajv.js';
 import { isBusy, waitTurn } from './connection.js';
 import { NodeRequest } from './node-request.js';
+import { nodeTracing } from './telemetry.js';
 
 export type { DispatchOptions } from '../pipeline/settings.js';
 
@@ -30,7 +31,7 @@ export function createDispatcher(
   options: DispatchOptions = {},
   adapter: AdapterOptions = {},
 ): NodeHandler {
-  const pipeline = createPipeline(source, options, ajvCompiler);
+  const pipeline = createPipeline(source, options, ajvCompiler, 'sweep', nodeTracing());
   const headersObject = adapter.headersObject === true;
 
   function dispatch(req: IncomingMessage, res: ServerResponse, next?: () => void): void {
