@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat } from '../core/table/listing.js';
 import { compile } from '../core/matcher/index.js';
 import { openapi } from '../core/openapi/index.js';
+import { tableHooks } from '../core/table/scope.js';
 import { routes } from '../core/table/table.js';
 import { responseCheck, routeChecks, validates } from '../core/schema/checks.js';
 import { ajvVersion, standaloneGenerator } from './http/ajv.js';
@@ -64,9 +65,17 @@ function routesIn(value: unknown): Route[] {
   return [];
 }
 
-/** The routes among a module's exports: resources, tables and single routes, each once. */
+/**
+ * The routes among a module's exports: resources, tables and single routes, each once, with the hooks a
+ * scoped table runs before matching (which the listing names).
+ */
 export function routesOf(exports: Record<string, unknown>): RouteTable {
-  return routes([...new Set(Object.values(exports).flatMap(routesIn))]);
+  const values = Object.values(exports);
+  const table = routes([...new Set(values.flatMap(routesIn))]);
+  const hooks = [...new Set(values.flatMap((value) => (Array.isArray(value) ? tableHooks(value) : [])))];
+  return hooks.length === 0
+    ? table
+    : Object.freeze(Object.assign([...table], { hooks: Object.freeze(hooks) }));
 }
 
 /** The exports picked by `--export NAME`: that one, or an error naming the exports that hold routes. */

@@ -1,4 +1,5 @@
 // The example's configuration, read from the environment and checked with a message that names the fix.
+import { logLevelError } from '../hooks.js';
 import type { StoreOptions } from './store.js';
 
 /** How the example runs, read from the environment (the spec's "Starting it"). */
@@ -30,6 +31,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
       error: `DATABASE_POOL_SIZE must be a whole number of at least 1, got ${JSON.stringify(env.DATABASE_POOL_SIZE)}`,
     };
   }
+  const logLevel = logLevelError(env);
+  if (logLevel !== undefined) return { error: logLevel };
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return {
