@@ -28,6 +28,7 @@ export const ANSWER_HEADERS = [
   'referrer-policy',
   'cache-control',
   'retry-after',
+  'x-request-id',
 ] as const;
 
 /** A `RawRequest` as a Web `Request` for `http://test.local`: its headers, extra lines and body. */
