@@ -60,7 +60,7 @@ export function way(
     if (!settings.checkResponses || x.route === undefined) return out;
     const mismatch = responseMismatch(x.route, plans.get(x.route), out);
     if (mismatch === undefined) return out;
-    report(x, new Error(`checkResponses: ${mismatch}`), x);
+    report(x, new Error(`checkResponses: ${mismatch}`));
     return errorAnswer(x, INTERNAL, undefined);
   }
 

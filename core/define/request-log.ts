@@ -126,18 +126,21 @@ function redacted(
 
 /**
  * The error as a line may show it: its class, message, stack and causes, and nothing else it carries (an
- * HTTP client's error holds the request it made, credentials included). Still an `Error` of its class, so
- * that pino's serializer writes `{ type, message, stack }`.
+ * HTTP client's error holds the request it made, credentials included). A plain `Error` whose `constructor`
+ * is the error's class, so that pino's serializer writes `{ type, message, stack }` with the class's name.
  */
 export function loggable(error: unknown, depth = 0): Error {
   if (!(error instanceof Error))
     return new Error(
       `a non-Error was thrown: ${error !== null && typeof error === 'object' ? 'an object' : String(error)}`,
     );
-  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
-  Object.defineProperty(copy, 'message', { value: error.message });
-  Object.defineProperty(copy, 'stack', { value: error.stack });
-  if (error.name !== copy.name) Object.defineProperty(copy, 'name', { value: error.name });
+  // Not the error's own prototype: some (DOMException's) have getters that throw on any other object.
+  const copy = Object.create(Error.prototype, {
+    constructor: { value: error.constructor },
+    name: { value: error.name },
+    message: { value: error.message },
+    stack: { value: error.stack },
+  }) as Error;
   // A cause's message and stack are appended by the serializer; a chain longer than this is cut.
   if (error.cause instanceof Error && depth < 8)
     Object.defineProperty(copy, 'cause', { value: loggable(error.cause, depth + 1) });

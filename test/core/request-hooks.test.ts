@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openapi, requestId, requestLog, resource, scope, SILENT, type Logger } from '../../core/index.js';
@@ -100,8 +101,8 @@ test('loggable() :: an error keeps its class, message, stack and causes, and not
     config: { headers: { Authorization: 'Bearer secret' } },
   });
   const logged = loggable(error);
-  assert.ok(logged instanceof UpstreamError);
-  assert.is(logged.constructor.name, 'UpstreamError');
+  assert.ok(logged instanceof Error);
+  assert.is(logged.constructor, UpstreamError, 'the class, for the serializer to name');
   assert.is(logged.message, 'the store failed');
   assert.is(logged.stack, error.stack);
   assert.is((logged.cause as Error).message, 'connection refused');
@@ -109,6 +110,22 @@ test('loggable() :: an error keeps its class, message, stack and causes, and not
   assert.not.match(JSON.stringify({ ...logged, cause: { ...(logged.cause as object) } }), /secret|hunter2/);
   const named = Object.assign(new Error('x'), { name: 'StoreError' });
   assert.is(loggable(named).name, 'StoreError');
+});
+
+test('loggable() :: pino writes it as type, message and stack, a DOMException too', () => {
+  const lines: string[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+  const cause = new RangeError('out of range');
+  log.error({ err: loggable(new TypeError('bad input', { cause })) }, 'x');
+  log.error({ err: loggable(new DOMException('the operation was aborted', 'AbortError')) }, 'y');
+  const [typed, aborted] = lines.map((line) => JSON.parse(line).err);
+  assert.equal(Object.keys(typed), ['type', 'message', 'stack']);
+  assert.is(typed.type, 'TypeError');
+  assert.is(typed.message, 'bad input: out of range');
+  assert.match(typed.stack, /^TypeError: bad input\n[^]*\ncaused by: RangeError: out of range/);
+  assert.equal(Object.keys(aborted), ['type', 'message', 'stack']);
+  assert.is(aborted.type, 'DOMException');
+  assert.is(aborted.message, 'the operation was aborted');
 });
 
 test('loggable() :: a thrown non-Error is named by its value, an object by its kind only', () => {
