@@ -32,6 +32,9 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function requestId(options: RequestIdOptions = {}): Hook {
   if (options === null || typeof options !== 'object')
     throw new TypeError('requestId(options): options must be an object such as { header: "X-Request-Id" }');
+  for (const key of Object.keys(options)) {
+    if (key !== 'header') throw new TypeError(`requestId(options): unknown option "${key}"; it takes header`);
+  }
   const header = options.header ?? 'X-Request-Id';
   if (typeof header !== 'string' || !TOKEN.test(header))
     throw new TypeError(

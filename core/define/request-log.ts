@@ -1,6 +1,7 @@
 // requestLog(): one line per answered request, in pino-http's shape, written to the app's pino-compatible logger.
 import { hook, type Answer, type Hook, type HookRequest } from './hooks.js';
 import { isLogger, type Logger } from '../util/logger.js';
+import { NullObject } from '../util/null-object.js';
 
 /** A level a request's line is written at; `silent` writes none. */
 export type RequestLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -57,6 +58,12 @@ export function requestLog(logger: Logger, options: RequestLogOptions = {}): Hoo
     throw new TypeError(
       'requestLog(logger, options): options must be an object such as { redact: ["X-Api-Key"] }',
     );
+  for (const key of Object.keys(options)) {
+    if (key !== 'redact' && key !== 'level')
+      throw new TypeError(`requestLog(logger, options): unknown option "${key}"; it takes redact and level`);
+  }
+  if (options.redact !== undefined && !Array.isArray(options.redact))
+    throw new TypeError('requestLog(logger, { redact }): redact must be an array of header names');
   const level = options.level ?? byStatus;
   if (typeof level !== 'function')
     throw new TypeError(
@@ -116,7 +123,8 @@ function redacted(
   headers: Readonly<Record<string, string | readonly string[] | undefined>>,
   secret: ReadonlySet<string>,
 ): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
+  // A header a client named `__proto__` is one more key here, not the copy's prototype.
+  const copy: Record<string, unknown> = new NullObject();
   for (const name of Object.keys(headers)) {
     const value = headers[name];
     if (value !== undefined) copy[name] = secret.has(name.toLowerCase()) ? CENSOR : value;

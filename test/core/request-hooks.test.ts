@@ -70,6 +70,7 @@ test('requestId() :: a bad header name or options is a TypeError naming the fix'
     );
   }
   assert.throws(() => requestId(null as never), /options must be an object/);
+  assert.throws(() => requestId({ name: 'X-Id' } as never), /unknown option "name"; it takes header/);
 });
 
 const pinoLike = (): Logger => ({ ...SILENT, child: () => SILENT });
@@ -92,6 +93,11 @@ test('requestLog() :: bad options are refused at definition time', () => {
   assert.throws(() => requestLog(pinoLike(), { level: 'warn' as never }), /level must be a function/);
   assert.throws(() => requestLog(pinoLike(), { redact: [''] }), /redact must list header names, got ""/);
   assert.throws(() => requestLog(pinoLike(), { redact: [7 as never] }), /redact must list header names/);
+  assert.throws(() => requestLog(pinoLike(), { redact: 'X-Api-Key' as never }), /redact must be an array/);
+  assert.throws(
+    () => requestLog(pinoLike(), { redacted: ['X-Api-Key'] } as never),
+    /unknown option "redacted"; it takes redact and level/,
+  );
 });
 
 test('loggable() :: an error keeps its class, message, stack and causes, and nothing else it carries', () => {

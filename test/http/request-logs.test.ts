@@ -128,6 +128,7 @@ logs('Authorization, Proxy-Authorization, Cookie and Set-Cookie are redacted', a
       Cookie: 'session=s3cret-cookie',
       'Proxy-Authorization': 'Basic cHJveHk6czNjcmV0',
     },
+    lines: ['__proto__: polluted'],
   };
   for (const { server, answer, lines, text, last } of await logged(all, request, 'secret')) {
     assert.match(answer.headers['set-cookie']!, 's3cret-set', 'the client gets its cookie');
@@ -135,6 +136,8 @@ logs('Authorization, Proxy-Authorization, Cookie and Set-Cookie are redacted', a
     assert.is(last.req.headers.cookie, '[Redacted]');
     assert.is(last.req.headers['proxy-authorization'], '[Redacted]');
     assert.is(last.res.headers['Set-Cookie'], '[Redacted]');
+    // node drops a header named __proto__ itself; where it arrives, it is one more header on the line.
+    if (server.name === 'toFetch') assert.match(text, '"__proto__":"polluted"');
     for (const secret of SECRETS) assert.not.match(text, secret, `${server.name}: ${secret}`);
     assert.is(lines.length, 2, `${server.name}: the handler's line, then the request's`);
   }
