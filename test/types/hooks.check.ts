@@ -4,12 +4,14 @@ import {
   bearer,
   guard,
   hook,
+  html,
   prefix,
   requestId,
   requestLog,
   resource,
   scope,
   singular,
+  type ErrorPage,
   type Logger,
 } from '../../core/index.js';
 
@@ -117,3 +119,10 @@ hook('reads-the-error', {
     req.error = new Error('x');
   },
 });
+
+// An error page gets the request id as its third argument, when the request has one.
+const named: ErrorPage = (error, _request, requestId) => {
+  type _ = Expect<Equal<typeof requestId, string | undefined>>;
+  return html`<p>${error.status} ${requestId ?? ''}</p>`;
+};
+void named;
