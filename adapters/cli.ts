@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import { filterRoutes, formatRoutes, LISTING_FORMATS, type ListingFormat } from '../core/table/listing.js';
 import { compile } from '../core/matcher/index.js';
 import { openapi } from '../core/openapi/index.js';
-import { routes } from '../core/table/table.js';
 import { tableHooks } from '../core/table/scope.js';
+import { routes } from '../core/table/table.js';
 import { responseCheck, routeChecks, validates } from '../core/schema/checks.js';
 import { ajvVersion, standaloneGenerator } from './http/ajv.js';
 import type { Route, RouteTable } from '../core/types.js';
@@ -65,7 +65,10 @@ function routesIn(value: unknown): Route[] {
   return [];
 }
 
-/** The routes among a module's exports: resources, tables and single routes, each once. */
+/**
+ * The routes among a module's exports: resources, tables and single routes, each once, with the hooks a
+ * scoped table runs before matching (which the listing names).
+ */
 export function routesOf(exports: Record<string, unknown>): RouteTable {
   const holding = Object.values(exports).filter((value) => routesIn(value).length > 0);
   // A scope's table exported alone is the table mounted: the hooks it runs before matching stay with it.

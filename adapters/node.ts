@@ -23,6 +23,8 @@ import { closeOnSignals, type CloseOnSignalsOptions, type Closed } from './signa
 export type { DispatchOptions } from './http/dispatch.js';
 export type { PrecompiledValidators } from './pipeline/precompiled.js';
 export { closeOnSignals, type Closable, type CloseOnSignalsOptions, type Closed } from './signals.js';
+export { HANDLER_CHANNEL } from './http/telemetry.js';
+export type { HandlerEvent } from './pipeline/tracing.js';
 
 /**
  * A request listener for `http.createServer()` that serves a table or resource; requests

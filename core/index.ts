@@ -53,6 +53,13 @@ export { cors, type Cors, type CorsHook, type CorsMethod, type CorsPolicy } from
 export { etag } from './response/etag.js';
 export type { CacheOption } from './define/cache-control.js';
 export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
+export { requestId, SAFE_REQUEST_ID, type RequestIdOptions } from './define/request-id.js';
+export {
+  REDACTED_HEADERS,
+  requestLog,
+  type RequestLogLevel,
+  type RequestLogOptions,
+} from './define/request-log.js';
 export { scope, tableHooks, type ScopeOptions, type Scoped } from './table/scope.js';
 export type { FromSchema, Infer } from './schema/infer.js';
 export { MESSAGE_KEYWORD, type FieldErrors } from './schema/messages.js';

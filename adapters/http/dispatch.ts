@@ -3,9 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Routable } from '../../core/table/table.js';
 import { createPipeline } from '../pipeline/handle-request.js';
 import type { DispatchOptions } from '../pipeline/settings.js';
+import type { Tracing } from '../pipeline/tracing.js';
 import { ajvCompiler } from './ajv.js';
 import { isBusy, waitTurn } from './connection.js';
 import { NodeRequest } from './node-request.js';
+import { nodeTracing } from './telemetry.js';
 
 export type { DispatchOptions } from '../pipeline/settings.js';
 
@@ -16,6 +18,8 @@ export interface AdapterOptions {
    * changed them, instead of from the raw header lines as the client sent them (default).
    */
   readonly headersObject?: boolean;
+  /** What requests tell tracers; by default OpenTelemetry where the app installed it, and the channel. */
+  readonly tracing?: Tracing;
 }
 
 /** A node:http style handler; `next`, when given, receives requests no route matches. */
@@ -30,7 +34,7 @@ export function createDispatcher(
   options: DispatchOptions = {},
   adapter: AdapterOptions = {},
 ): NodeHandler {
-  const pipeline = createPipeline(source, options, ajvCompiler);
+  const pipeline = createPipeline(source, options, ajvCompiler, 'sweep', adapter.tracing ?? nodeTracing());
   const headersObject = adapter.headersObject === true;
 
   function dispatch(req: IncomingMessage, res: ServerResponse, next?: () => void): void {

@@ -47,6 +47,8 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   format: BodyFormat | undefined = undefined;
   /** The table's matcher, handed over only where hooks run before matching and may ask `allowed()`. */
   matcher: Matcher | undefined = undefined;
+  /** What made the answer a `500` or `503`, as `onError` got it: the request's line in a log names it. */
+  error: unknown = undefined;
 
   /**
    * The methods the table's routes answer at this request's path (`['GET', 'HEAD', 'POST', 'OPTIONS']`),

@@ -21,6 +21,7 @@ import { formRoutes, sharedGuards, type Found } from './form-routes.js';
 import { tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
 import { beforeBody, checkBody, routePlans, runGuards, type RoutePlan } from './route-plan.js';
 import { settle, type DispatchOptions } from './settings.js';
+import { traceHandler, type Fail, type Respond, type Tracing } from './tracing.js';
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
 const EMPTY_BODY = new HttpError(
@@ -37,12 +38,14 @@ export interface Pipeline {
  * Builds the request path for a table. Each step below is named for what it does and calls the
  * next; every refusal and failure leaves through `fail`, every answer through `answer`. A
  * request that needs no body and whose handler answers at once is served without a promise.
+ * `tracing` is what the I/O shell wants told (the node adapters: OpenTelemetry, a diagnostics channel).
  */
 export function createPipeline(
   source: Routable,
   options: DispatchOptions,
   ajv: AjvCompiler,
   timers: 'sweep' | 'per-step' = 'sweep',
+  tracing: Tracing = {},
 ): Pipeline {
   const settings = settle(options);
   const { bodyLimit, maxJsonDepth, maxUrlLength, methodOverride, crossSiteProtection, onError, trustProxy } =
@@ -65,6 +68,7 @@ export function createPipeline(
   );
   const { respond, fail, answer, expire } = way(settings, plans, hooks);
   const deadlines = new Deadlines(settings.handlerTimeout, expire, timers);
+  const { matched, handlers } = tracing;
 
   /** 1. A request arrives: what its head alone refuses, then the mounted scope's hooks. */
   function receive(x: Exchange): void {
@@ -164,10 +168,11 @@ export function createPipeline(
         cors !== undefined && method === 'OPTIONS' && match.kind === 'method-not-allowed'
           ? cors.preflight(x, match.allow)
           : undefined;
-      return answer(x, grant ?? renderMiss(match, method, x.accept, settings.pages));
+      return answer(x, grant ?? renderMiss(match, method, x.accept, settings.pages, x.knownId));
     }
     // A route that takes no body (DELETE) gets none, as it would without the override.
     if (!match.route.body) x.body = undefined;
+    if (matched !== undefined) matched(match.route, x.method);
     x.matched(method, match.route, match.params);
     const plan = plans.size === 0 ? undefined : plans.get(match.route);
     if (plan === undefined) return readBody(x, undefined);
@@ -252,8 +257,13 @@ export function createPipeline(
     );
   }
 
-  /** 7. The handler: its value now, or once its promise settles under the time limit. */
+  /** 7. The handler: its value now, or once its promise settles under the time limit; traced when watched. */
   function runHandler(x: Exchange): void {
+    if (handlers === undefined || !handlers.listened()) return callHandler(x, respond, fail);
+    traceHandler(handlers.channel, x, (traced, failed) => callHandler(x, traced, failed), respond, fail);
+  }
+
+  function callHandler(x: Exchange, respond: Respond, fail: Fail): void {
     const reply = new Reply();
     let out: unknown;
     try {

@@ -87,12 +87,12 @@ export function guardedPage(
   if (page === undefined) return undefined;
   if (typeof page !== 'function')
     throw new TypeError('errorPage must be a function from an HttpError to Html');
-  return (error, request) => {
+  return (error, request, requestId) => {
     try {
-      return page(error, request);
+      return page(error, request, requestId);
     } catch (pageError) {
       onError(pageError, undefined);
-      return errorPageOf(error);
+      return errorPageOf(error, undefined, requestId);
     }
   };
 }

@@ -4,7 +4,7 @@ import { HttpError } from '../../core/errors.js';
 import type { HookRequest } from '../../core/define/hooks.js';
 import { renderError, renderResult, type Rendered } from '../../core/response/render.js';
 import { Reply } from '../../core/response/reply.js';
-import type { Route } from '../../core/types.js';
+import type { Request, Route } from '../../core/types.js';
 import { ABORTED, type Exchange } from './exchange.js';
 import { HookAnswer, runAnswerHooks, type HookPlan } from './hook-plan.js';
 import { responseMismatch, type RoutePlan } from './route-plan.js';
@@ -48,8 +48,8 @@ export function way(
     // Nobody is left to answer.
     if (error === ABORTED) return x.release();
     if (error instanceof HookAnswer) return respond(x, error.value, new Reply());
-    if (!(error instanceof HttpError)) onError(error, x.matchedRequest);
-    answer(x, checkedAnswer(x, renderError(error, x.accept, settings.pages, x.matchedRequest)));
+    if (!(error instanceof HttpError)) report(x, error);
+    answer(x, checkedAnswer(x, errorAnswer(x, error)));
   }
 
   /**
@@ -60,8 +60,8 @@ export function way(
     if (!settings.checkResponses || x.route === undefined) return out;
     const mismatch = responseMismatch(x.route, plans.get(x.route), out);
     if (mismatch === undefined) return out;
-    onError(new Error(`checkResponses: ${mismatch}`), x);
-    return renderError(INTERNAL, x.accept, settings.pages);
+    report(x, new Error(`checkResponses: ${mismatch}`));
+    return errorAnswer(x, INTERNAL, undefined);
   }
 
   /** Writes the answer and frees the connection; one the platform refuses is reported and becomes a `500`. */
@@ -69,9 +69,9 @@ export function way(
     try {
       x.write(hooks === undefined ? out : hooked(x, out));
     } catch (error) {
-      onError(error, x.matchedRequest);
+      report(x, error);
       try {
-        x.write(renderError(INTERNAL, x.accept, settings.pages));
+        x.write(errorAnswer(x, INTERNAL, undefined));
       } catch {
         x.destroy();
       }
@@ -84,8 +84,8 @@ export function way(
     const list = x.route === undefined ? hooks!.miss : (hooks!.answers.get(x.route) ?? hooks!.miss);
     if (list.length === 0) return out;
     return runAnswerHooks(x as unknown as HookRequest, list, out, (error) => {
-      if (!(error instanceof HttpError)) onError(error, x.matchedRequest);
-      return renderError(error, x.accept, settings.pages, x.matchedRequest);
+      if (!(error instanceof HttpError)) report(x, error);
+      return errorAnswer(x, error);
     });
   }
 
@@ -95,8 +95,19 @@ export function way(
       `${x.route?.name ?? `${x.method} ${x.target}`} did not answer within ${settings.handlerTimeout} ms`,
     );
     x.abort(late);
-    onError(late, x);
-    answer(x, renderError(slow, x.accept, settings.pages));
+    report(x, late, x);
+    answer(x, errorAnswer(x, slow, undefined));
+  }
+
+  /** Reports an error that made the answer a `500` or `503`, and keeps the first on the request for its hooks. */
+  function report(x: Exchange, error: unknown, request: Request | undefined = x.matchedRequest): void {
+    if (x.error === undefined) x.error = error;
+    onError(error, request);
+  }
+
+  /** An error's answer for this request: its page names the request id, if the request has one yet. */
+  function errorAnswer(x: Exchange, error: unknown, request = x.matchedRequest): Rendered {
+    return renderError(error, x.accept, settings.pages, request, x.knownId);
   }
 
   return { respond, fail, answer, expire };

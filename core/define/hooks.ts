@@ -15,6 +15,11 @@ export interface HookRequest extends Omit<Request<any, any, any, any>, 'route' |
   /** The request's logger: a no-op unless a hook (`requestLog()`) sets one. */
   log: Logger;
   /**
+   * What made the answer a `500` or a `503` (a thrown error, a handler out of time), as `onError` got it;
+   * `undefined` for every other answer, refusals (`HttpError`s) included. An answer part reads it.
+   */
+  readonly error: unknown;
+  /**
    * The methods the table's routes answer at this path (`Allow`'s list, `OPTIONS` included), none when no
    * route serves it: known to the mounted scope's hooks, which a preflight is answered from.
    */

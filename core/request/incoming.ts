@@ -54,6 +54,11 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
     this.#id = id;
   }
 
+  /** The request id if a hook set one or something read it, without making one: what an error page names. */
+  get knownId(): string | undefined {
+    return this.#id;
+  }
+
   // node builds its headers object on first use, so it is asked for only when a handler looks.
   get headers(): Headers {
     return this.readHeaders();

@@ -1,12 +1,18 @@
 // The plain HTML page a browser gets for an error when the app gives no errorPage.
 import type { HttpError } from '../errors.js';
+import type { Request } from '../types.js';
 import { htmlTemplate as html, type Html } from './html.js';
 
 /**
  * The page a browser shows for an error: the same status, title, detail and field errors as
- * the problem+json document, escaped, readable with no CSS or script.
+ * the problem+json document, escaped, readable with no CSS or script; and the request id, when
+ * given, for a person to quote.
  */
-export function errorPage(error: HttpError): Html {
+export function errorPage(
+  error: HttpError,
+  _request?: Request<any, any, any, any>,
+  requestId?: string,
+): Html {
   const problem = error.toProblem();
   const fields = fieldErrors(problem.errors);
   // Markup kept as written: the page is what a person reads, so its layout is part of the test.
@@ -26,7 +32,7 @@ ${
   html`<ul>
 ${fields.map(([field, messages]) => html`<li>${field === '' ? 'The request' : field}: ${messages.join('; ')}</li>\n`)}</ul>`
 }
-<p>Error ${problem.status}. <a href="/">Home</a></p>
+${requestId !== undefined && html`<p>Request id: <code>${requestId}</code></p>\n`}<p>Error ${problem.status}. <a href="/">Home</a></p>
 </main>
 </body>
 </html>

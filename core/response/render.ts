@@ -116,13 +116,15 @@ function stringify(value: unknown): string {
 /**
  * Turns a thrown value into a problem+json response, or into an HTML page when `accept` (the
  * request's Accept header, when known) prefers HTML, as a browser's does. An `HttpError` speaks
- * for itself; anything else is a bare `500` that reveals no message, stack or path.
+ * for itself; anything else is a bare `500` that reveals no message, stack or path. The page names
+ * `requestId` when the request has one, for a person to quote (problem+json leaves that to `X-Request-Id`).
  */
 export function renderError(
   err: unknown,
   accept?: string | string[],
   pages: ErrorPages = DEFAULT_PAGES,
   request?: Request,
+  requestId?: string,
 ): RenderedText {
   const error = err instanceof HttpError ? err : INTERNAL;
   const headers: Record<string, string> = new NullObject();
@@ -131,7 +133,7 @@ export function renderError(
     headers['Content-Type'] = CONTENT_TYPES.html;
     // The pages that echo what a client sent get the defence headers every page has.
     mergeHeaders(headers, pages.headers);
-    body = pages.page(error, request).toString();
+    body = pages.page(error, request, requestId).toString();
   } else {
     headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
     body = JSON.stringify(error.toProblem());
@@ -165,8 +167,11 @@ const ERROR_TYPES = [PROBLEM_CONTENT_TYPE, 'application/json', 'text/html'];
 
 const INTERNAL = new HttpError(500);
 
-/** Renders the HTML page a browser gets for an error (the `errorPage` option of both adapters). */
-export type ErrorPage = (error: HttpError, request?: Request<any, any, any, any>) => Html;
+/**
+ * Renders the HTML page a browser gets for an error (the `errorPage` option of both adapters), from the
+ * error, the request once it was matched, and the request's id when it has one (`requestId()`).
+ */
+export type ErrorPage = (error: HttpError, request?: Request<any, any, any, any>, requestId?: string) => Html;
 
 /**
  * The answer to a request no route serves: `204` + `Allow` for OPTIONS on a known path,
@@ -178,6 +183,7 @@ export function renderMiss(
   method: string,
   accept?: string | string[],
   pages?: ErrorPages,
+  requestId?: string,
 ): RenderedText {
   switch (match.kind) {
     case 'method-not-allowed':
@@ -188,11 +194,13 @@ export function renderMiss(
         }),
         accept,
         pages,
+        undefined,
+        requestId,
       );
     case 'not-found':
-      return renderError(NOT_FOUND, accept, pages);
+      return renderError(NOT_FOUND, accept, pages, undefined, requestId);
     case 'bad-request':
-      return renderError(new HttpError(400, match.detail), accept, pages);
+      return renderError(new HttpError(400, match.detail), accept, pages, undefined, requestId);
   }
 }
 

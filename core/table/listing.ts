@@ -19,7 +19,7 @@ export type ListingFormat = 'text' | 'md' | 'json';
 
 export const LISTING_FORMATS: readonly ListingFormat[] = ['text', 'md', 'json'];
 
-/** The routes a filter keeps, in table order. */
+/** The routes a filter keeps, in table order, with the hooks the table runs before matching. */
 export function filterRoutes(source: Routable, filter: RouteFilter = {}): RouteTable {
   const table = tableOf(source);
   const grep = filter.grep?.toLowerCase();

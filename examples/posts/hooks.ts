@@ -1,12 +1,39 @@
 // What examples/posts runs around every request, from the environment: the table its servers mount.
-import { cors, etag, RouteDefinitionError, scope, type Hook, type Routable } from 'sevenfold';
+import { pino } from 'pino';
+import {
+  cors,
+  etag,
+  requestId,
+  requestLog,
+  RouteDefinitionError,
+  scope,
+  type Hook,
+  type Routable,
+} from 'sevenfold';
 
 /** The environment variables the hooks read (`process.env`, or a Worker's bindings). */
 export type PostsEnv = Readonly<Record<string, string | undefined>>;
 
-/** The hooks around every request of examples/posts, outermost first: the listing's Hooks column. */
+/** What `LOG_LEVEL` may be: pino's levels, or `silent` for no request log. */
+const LOG_LEVELS: readonly string[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** Why `LOG_LEVEL` cannot be used, or `undefined` when it can (unset or empty is `info`). */
+export function logLevelError(env: PostsEnv): string | undefined {
+  const level = env.LOG_LEVEL;
+  if (!level || LOG_LEVELS.includes(level)) return undefined;
+  return `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`;
+}
+
+/**
+ * The hooks around every request of examples/posts, outermost first: the listing's Hooks column. Every
+ * answer carries `X-Request-Id`; each answered request is one JSON line on stdout at `LOG_LEVEL` (default
+ * `info`, `silent` for none); `CORS_ORIGINS` lets other origins' pages call the JSON API; `GET`s carry ETags.
+ */
 export function postsHooks(env: PostsEnv): Hook[] {
-  const hooks: Hook[] = [];
+  const refused = logLevelError(env);
+  if (refused !== undefined) throw new Error(refused);
+  // The id first and the log line next: every later hook's answer, and the log, carry the id kept.
+  const hooks: Hook[] = [requestId(), requestLog(pino({ level: env.LOG_LEVEL || 'info' }))];
   const origins = corsOrigins(env);
   // Location (create) and Link (index's next page) are what a page of another origin needs to read.
   if (origins !== undefined)

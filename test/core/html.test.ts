@@ -61,4 +61,13 @@ test('errorPage :: title, detail and field errors escaped, with lang and a title
   assert.match(page, /<li>The request: &lt;x&gt;<\/li>/);
 });
 
+test('errorPage :: names the request id when given, escaped, and is unchanged without one', () => {
+  const plain = errorPage(new HttpError(404)).toString();
+  const named = errorPage(new HttpError(404), undefined, 'abc<1>').toString();
+  assert.is(
+    named,
+    plain.replace('<p>Error 404.', '<p>Request id: <code>abc&lt;1&gt;</code></p>\n<p>Error 404.'),
+  );
+});
+
 test.run();

@@ -36,6 +36,7 @@ export const ANSWER_HEADERS = [
   'access-control-max-age',
   'etag',
   'last-modified',
+  'x-request-id',
 ] as const;
 
 /** A `RawRequest` as a Web `Request` for `http://test.local`: its headers, extra lines and body. */

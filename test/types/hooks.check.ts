@@ -1,5 +1,19 @@
 // Type tests for hooks, scopes and inherited guards: compiled by `tsc -p .` in `npm test`, never run.
-import { bearer, guard, hook, prefix, resource, scope, singular, type Logger } from '../../core/index.js';
+import { pino } from 'pino';
+import {
+  bearer,
+  guard,
+  hook,
+  html,
+  prefix,
+  requestId,
+  requestLog,
+  resource,
+  scope,
+  singular,
+  type ErrorPage,
+  type Logger,
+} from '../../core/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -84,3 +98,31 @@ hook('wrong', {
 scope({ gaurds: [signedIn] }, posts);
 // @ts-expect-error: hooks are made by hook()
 scope({ hooks: [() => {}] }, posts);
+
+// The ready-made hooks: requestId's options, requestLog's logger (pino's fits) and options.
+scope({ hooks: [requestId(), requestId({ header: 'X-Correlation-Id' }), requestLog(pino())] }, posts);
+// @ts-expect-error: a header name is a string
+requestId({ header: 7 });
+// @ts-expect-error: console has no fatal() and no child(), so it is not a pino-compatible logger
+requestLog(console);
+requestLog(pino(), {
+  redact: ['X-Api-Key'],
+  level: (req, status) => (req.route === undefined || status < 400 ? 'info' : 'warn'),
+});
+// @ts-expect-error: a level is one of pino's, or silent
+requestLog(pino(), { level: () => 'loud' });
+hook('reads-the-error', {
+  answer(req) {
+    const error: unknown = req.error;
+    void error;
+    // @ts-expect-error: the error is the request path's to record, a hook's to read
+    req.error = new Error('x');
+  },
+});
+
+// An error page gets the request id as its third argument, when the request has one.
+const named: ErrorPage = (error, _request, requestId) => {
+  type _ = Expect<Equal<typeof requestId, string | undefined>>;
+  return html`<p>${error.status} ${requestId ?? ''}</p>`;
+};
+void named;

@@ -1,5 +1,5 @@
 // The example's configuration, read from the environment and checked with a message that names the fix.
-import { postsHooks } from '../hooks.js';
+import { logLevelError, postsHooks } from '../hooks.js';
 import type { StoreOptions } from './store.js';
 
 /** How the example runs, read from the environment (the spec's "Starting it"). */
@@ -71,6 +71,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
     }
     timeouts[key] = ms;
   }
+  const logLevel = logLevelError(env);
+  if (logLevel !== undefined) return { error: logLevel };
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return {

@@ -84,9 +84,10 @@ export function page(markup: Html, status = 200): Result {
 }
 
 /**
- * The page a browser gets for an error (the adapters' `errorPage` option): the problem in the site's layout.
+ * The page a browser gets for an error (the adapters' `errorPage` option): the problem in the site's layout,
+ * and the request id (`X-Request-Id`) for a person to quote when they report it.
  */
-export function errorView(p: PostsPaths, error: HttpError): Html {
+export function errorView(p: PostsPaths, error: HttpError, requestId?: string): Html {
   const problem = error.toProblem();
   const fields = Object.entries((problem.errors ?? {}) as Record<string, unknown>);
   return layout(
@@ -94,6 +95,6 @@ export function errorView(p: PostsPaths, error: HttpError): Html {
     problem.title,
     html`${problem.detail !== undefined && html`<p>${problem.detail}</p>`}
 ${fields.length > 0 && html`<ul>${fields.map(([field, messages]) => html`<li>${field || 'The request'}: ${Array.isArray(messages) ? messages.join('; ') : String(messages)}</li>`)}</ul>`}
-<p>Error ${problem.status}. <a href="${p.posts.index()}">Back to all posts</a></p>`,
+${requestId !== undefined && html`<p>Request id: <code>${requestId}</code></p>\n`}<p>Error ${problem.status}. <a href="${p.posts.index()}">Back to all posts</a></p>`,
   );
 }

@@ -174,13 +174,13 @@ function submitted(body: unknown, id?: string): FormState {
  * problem in the site's layout.
  */
 export function postsErrorPage(p: PostsPaths) {
-  return (error: HttpError, req?: Request<any, any, any, any>): Html => {
+  return (error: HttpError, req?: Request<any, any, any, any>, requestId?: string): Html => {
     if (req !== undefined && (error.status === 422 || error.status === 409) && isFormSubmission(req)) {
       const errors = (error.errors ?? {}) as FieldErrors;
       if (req.route.name === 'posts.create') return newView(p, { ...submitted(req.body), errors });
       if (req.route.name === 'posts.update')
         return editView(p, { ...submitted(req.body, req.params.post_id as string), errors });
     }
-    return errorView(p, error);
+    return errorView(p, error, requestId);
   };
 }
