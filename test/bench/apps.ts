@@ -5,10 +5,15 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fastify from 'fastify';
+import { pino } from 'pino';
 import polka from 'polka';
 import { createListener } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
+import { etag, requestId, requestLog, scope } from '../../core/index.js';
 import { created, post, POST_BODY, POSTS, sevenfoldPosts, sevenfoldValidated } from './workload.js';
 
 export { POST_BODY, WORKLOAD } from './workload.js';
@@ -123,6 +128,48 @@ async function fastifyServer(validated = false): Promise<Server> {
   return app.server;
 }
 
+/**
+ * A pino logger writing to a file of its own (removed when the process exits), asynchronously as pino is
+ * deployed: what "logging on" costs includes the writes.
+ */
+function fileLogger(name: string) {
+  const path = join(tmpdir(), `sevenfold-bench-${name}-${process.pid}.log`);
+  process.once('exit', () => rmSync(path, { force: true }));
+  return pino(pino.destination({ dest: path, sync: false, minLength: 4096 }));
+}
+
+/** The posts app with what #28 adds around every request: an id, a log line to a file, an ETag. */
+function sevenfoldObserved(): Server {
+  const table = scope({ hooks: [requestId(), requestLog(fileLogger('sevenfold')), etag()] }, sevenfoldPosts);
+  return createServer(createListener(table, { onError: () => {} }));
+}
+
+/** fastify with its own logger on (pino, to a file): its request id and two lines per request, as it ships. */
+async function fastifyLogged(): Promise<Server> {
+  const app = fastify({ loggerInstance: fileLogger('fastify') });
+  app.get('/posts', async () => POSTS);
+  app.get<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
+  app.get<{ Params: { id: string } }>('/posts/:id/new', async (req) => post(req.params.id));
+  app.get<{ Params: { id: string } }>('/posts/:id/edit', async (req) => post(req.params.id));
+  app.post('/posts', async (req, reply) => {
+    const made = created(req.body as { id?: unknown });
+    return reply.code(201).header('Location', `/posts/${made.id}`).send(made);
+  });
+  app.put<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
+  app.delete('/posts/:id', async (req, reply) => reply.code(204).send());
+  await app.ready();
+  return app.server;
+}
+
+/** The posts app on the library as it was at `BENCH_BEFORE` (built by the parent, see before.ts). */
+async function sevenfoldBefore(): Promise<Server> {
+  const dir = process.env.BENCH_BEFORE_DIR;
+  if (dir === undefined) throw new Error('sevenfold/node@before needs BENCH_BEFORE=<commit>');
+  const node = (await import(join(dir, 'build/adapters/node.js'))) as typeof import('../../adapters/node.js');
+  const work = (await import(join(dir, 'build/test/bench/workload.js'))) as typeof import('./workload.js');
+  return createServer(node.createListener(work.sevenfoldPosts, { onError: () => {} }));
+}
+
 /** The variants the benchmark runs, by name; each gives a node:http server not yet listening. */
 export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   raw: () => createServer(raw),
@@ -134,6 +181,11 @@ export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   // Create with a validated body (POST_BODY), the same JSON Schema on both: BENCH_METHODS=POST in the bench.
   'sevenfold/node+schema': () => createServer(createListener(sevenfoldValidated, { onError: () => {} })),
   'fastify+schema': () => fastifyServer(true),
+  // #28: the same app with a request id, a log line and an ETag on every request, beside fastify's logger.
+  'sevenfold/node+id+log+etag': sevenfoldObserved,
+  'fastify+logger': fastifyLogged,
+  // The same app on the library before a change (BENCH_BEFORE=<commit>): what the change costs a table.
+  'sevenfold/node@before': sevenfoldBefore,
   // The same raw dispatcher in a second process: how far two identical servers land apart in one run.
   'raw (control)': () => createServer(raw),
 };

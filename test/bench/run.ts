@@ -15,6 +15,7 @@ import {
 import { MATCHERS, tableResources, type buildFigures, type Spread } from './matching.js';
 import { noCodegenFigures } from './no-codegen.js';
 import { runtimesFigures } from './runtimes.js';
+import { builtAt } from './before.js';
 import { validatorFigures } from './validators.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
@@ -33,6 +34,18 @@ if (unknown.length > 0)
   );
 // The validated-create comparison: each app with and without create's body schema, in the same rounds.
 const VALIDATED = ['raw', 'sevenfold/node', 'sevenfold/node+schema', 'fastify', 'fastify+schema'];
+// BENCH_BEFORE=<commit>: the library as it was there, beside it as it is, in the cross-cutting part's rounds.
+const BEFORE = process.env.BENCH_BEFORE;
+if (BEFORE !== undefined) process.env.BENCH_BEFORE_DIR = builtAt(BEFORE);
+// What a request id, a log line and an ETag cost on every request, beside fastify with its logger on.
+const CROSSCUTTING = [
+  'raw',
+  'sevenfold/node',
+  ...(BEFORE === undefined ? [] : ['sevenfold/node@before']),
+  'sevenfold/node+id+log+etag',
+  'fastify',
+  'fastify+logger',
+];
 // BENCH_METHODS=GET (or POST,DELETE…) narrows the workload to those requests.
 const METHODS = process.env.BENCH_METHODS?.split(',');
 const REQUESTS = WORKLOAD.filter((item) => METHODS === undefined || METHODS.includes(item.method));
@@ -290,8 +303,8 @@ async function matching(): Promise<string> {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0, BENCH_NOCODEGEN=0 and
-// BENCH_EXAMPLE=0
+// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_CROSSCUTTING=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0,
+// BENCH_NOCODEGEN=0 and BENCH_EXAMPLE=0
 // each leave out one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
@@ -302,6 +315,10 @@ if (process.env.BENCH_INPROCESS !== '0')
 if (process.env.BENCH_VALIDATION !== '0')
   console.log(
     `## Validated create: POST /posts with a JSON Schema body, the same schema on sevenfold and fastify\n\n${await inProcess(VALIDATED, 'POST')}\n`,
+  );
+if (process.env.BENCH_CROSSCUTTING !== '0')
+  console.log(
+    `## Around every request: an id, a log line to a file and an ETag (sevenfold), fastify's logger to a file${BEFORE === undefined ? '' : `; the library at ${BEFORE} beside it as it is`}\n\n${await inProcess(CROSSCUTTING)}\n`,
   );
 if (process.env.BENCH_VALIDATORS !== '0')
   console.log(`## JSON Schema validators on the posts body (ns per check)\n\n${validatorFigures()}\n`);
