@@ -12,8 +12,14 @@ import { json, raw } from '../support/http.js';
 import { deterministicPosts, served } from '../support/posts.js';
 import { refused, start, stop } from '../support/spawn.js';
 import { onEvery, startAll } from '../support/servers.js';
+import type { RawRequest } from '../support/http.js';
 
 const A = 'https://a.example';
+/** A request named alike on every adapter, so that their answers (which carry the id) are the same bytes. */
+const named = (request: RawRequest): RawRequest => ({
+  ...request,
+  headers: { 'X-Request-Id': 'cors-test', ...request.headers },
+});
 const B = 'https://b.example';
 
 test('examples/posts :: CORS_ORIGINS is a comma-separated list of origins; unset or blank, no CORS', () => {
@@ -22,7 +28,10 @@ test('examples/posts :: CORS_ORIGINS is a comma-separated list of origins; unset
   for (const unset of [{}, { CORS_ORIGINS: '' }, { CORS_ORIGINS: ' , ' }])
     assert.is(corsOrigins(unset), undefined, JSON.stringify(unset));
   assert.not.match(formatRoutes(postsTable({}, deterministicPosts())), /cors/);
-  assert.match(formatRoutes(postsTable({ CORS_ORIGINS: A }, deterministicPosts())), /posts#index +- +cors\n/);
+  assert.match(
+    formatRoutes(postsTable({ CORS_ORIGINS: A }, deterministicPosts())),
+    /posts#index +- +requestId, requestLog, cors, etag\n/,
+  );
   const bad: Array<[string, RegExp]> = [
     [`${A},a.example`, /^CORS_ORIGINS: "a\.example" is not an origin; write scheme, host and port only/],
     [`${A}/`, /^CORS_ORIGINS: "https:\/\/a\.example\/" is not an origin; .* e\.g\. "https:\/\/a\.example"/],
@@ -47,24 +56,33 @@ test('examples/posts :: with CORS_ORIGINS, a page of a listed origin calls the J
   const saved = process.env.POSTS_TOKEN;
   process.env.POSTS_TOKEN = 's3cret';
   const [posts, options] = served();
-  const servers = await startAll(postsTable({ CORS_ORIGINS: `${A},${B}` }, posts), options);
+  const servers = await startAll(
+    postsTable({ CORS_ORIGINS: `${A},${B}`, LOG_LEVEL: 'silent' }, posts),
+    options,
+  );
   try {
-    const preflight = await onEvery(servers, {
-      method: 'OPTIONS',
-      path: '/posts',
-      headers: {
-        Origin: B,
-        'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'authorization, content-type',
-      },
-    });
+    const preflight = await onEvery(
+      servers,
+      named({
+        method: 'OPTIONS',
+        path: '/posts',
+        headers: {
+          Origin: B,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization, content-type',
+        },
+      }),
+    );
     assert.is(preflight.status, 204);
     assert.is(preflight.headers['access-control-allow-origin'], B);
     assert.is(preflight.headers['access-control-allow-methods'], 'GET, HEAD, POST');
     assert.match(preflight.headers['access-control-allow-headers']!, /Authorization, Content-Type/);
     assert.is(preflight.headers['access-control-max-age'], '600');
     const page = { Origin: B, 'Sec-Fetch-Site': 'cross-site', 'Content-Type': 'application/json' };
-    const unsigned = await onEvery(servers, { method: 'POST', path: '/posts', headers: page, body: '{}' });
+    const unsigned = await onEvery(
+      servers,
+      named({ method: 'POST', path: '/posts', headers: page, body: '{}' }),
+    );
     assert.is(unsigned.status, 401);
     assert.is(unsigned.headers['access-control-allow-origin'], B, 'the page may read why');
     // One store behind every adapter: each makes a post of its own.
@@ -79,12 +97,15 @@ test('examples/posts :: with CORS_ORIGINS, a page of a listed origin calls the J
       assert.is(made.headers['access-control-expose-headers'], 'Location, Link');
       assert.is(made.headers.vary, 'Origin');
     }
-    const form = await onEvery(servers, {
-      method: 'POST',
-      path: '/posts',
-      headers: { ...page, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'id=forged&title=Forged',
-    });
+    const form = await onEvery(
+      servers,
+      named({
+        method: 'POST',
+        path: '/posts',
+        headers: { ...page, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'id=forged&title=Forged',
+      }),
+    );
     assert.is(form.status, 403, 'CORS lets no other site post forms');
   } finally {
     await Promise.all(servers.map(({ running }) => running.close()));
