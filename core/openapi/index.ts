@@ -4,6 +4,7 @@ import type { Route } from '../types.js';
 import { OVERRIDE_METHODS } from '../request/method-override.js';
 import { overrideOperation } from './form-bodies.js';
 import {
+  hookHeaders,
   operation,
   PROBLEM_SCHEMA,
   templatePath,
@@ -53,14 +54,15 @@ export function openapi(
     // A path with a POST route of its own keeps it: a form there posts to that route.
     if (item.post === undefined) item.post = overrideOperation(routes, options);
   }
+  const components: Json = { schemas: { Problem: PROBLEM_SCHEMA } };
+  if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
+  const headers = hookHeaders(table);
+  if (Object.keys(headers).length > 0) components.headers = headers;
   return {
     openapi: '3.1.0',
     info: { ...info },
     tags: [...new Set(table.map((route) => route.resource))].map((name) => ({ name })),
     paths,
-    components:
-      Object.keys(securitySchemes).length === 0
-        ? { schemas: { Problem: PROBLEM_SCHEMA } }
-        : { schemas: { Problem: PROBLEM_SCHEMA }, securitySchemes },
+    components,
   };
 }

@@ -207,10 +207,26 @@ function hookResponses(route: Route, responses: Json): Json {
     if (docs.headers === undefined) continue;
     for (const [status, response] of Object.entries(responses) as [string, Json][]) {
       if (docs.statuses !== undefined && !docs.statuses.includes(status)) continue;
-      response.headers = { ...(response.headers as Json | undefined), ...docs.headers };
+      response.headers = { ...(response.headers as Json | undefined), ...headerRefs(docs.headers) };
     }
   }
   return sortedResponses(responses);
+}
+
+/** Hooks' headers as references to `components.headers`, where `hookHeaders` puts each once. */
+function headerRefs(headers: Readonly<Record<string, unknown>>): Json {
+  const refs: Json = {};
+  for (const name of Object.keys(headers)) refs[name] = { $ref: `#/components/headers/${name}` };
+  return refs;
+}
+
+/** The Header Objects the hooks of a table document, by name (the first hook to name one describes it). */
+export function hookHeaders(routes: readonly Route[]): Json {
+  const headers: Json = {};
+  for (const route of routes)
+    for (const hook of route.hooks ?? [])
+      for (const [name, header] of Object.entries(hook.openapi?.headers ?? {})) headers[name] ??= header;
+  return headers;
 }
 
 /** The statuses an operation documents, each with its media types (`[]` when the response has no body). */

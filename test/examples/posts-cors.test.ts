@@ -94,7 +94,7 @@ test('examples/posts :: with CORS_ORIGINS, a page of a listed origin calls the J
         body: JSON.stringify({ id: `from-b-on-${name.replace(/\W/g, '-')}`, title: 'Sent from b.example' }),
       });
       assert.is(made.status, 201);
-      assert.is(made.headers['access-control-expose-headers'], 'Location, Link');
+      assert.is(made.headers['access-control-expose-headers'], 'Location, Link, ETag');
       assert.is(made.headers.vary, 'Origin');
     }
     const form = await onEvery(
