@@ -112,8 +112,9 @@ function plainPolka(): RequestListener {
   return app.handler as unknown as RequestListener;
 }
 
-async function fastifyServer(validated = false): Promise<Server> {
-  const app = fastify();
+/** The posts app on fastify: its body validated by POST_BODY, or its logger on (pino, to a file) as it ships. */
+async function fastifyServer(validated = false, logged = false): Promise<Server> {
+  const app = fastify(logged ? { loggerInstance: fileLogger('fastify') as never } : {});
   app.get('/posts', async () => POSTS);
   app.get<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
   app.get<{ Params: { id: string } }>('/posts/:id/new', async (req) => post(req.params.id));
@@ -144,23 +145,6 @@ function sevenfoldObserved(): Server {
   return createServer(createListener(table, { onError: () => {} }));
 }
 
-/** fastify with its own logger on (pino, to a file): its request id and two lines per request, as it ships. */
-async function fastifyLogged(): Promise<Server> {
-  const app = fastify({ loggerInstance: fileLogger('fastify') });
-  app.get('/posts', async () => POSTS);
-  app.get<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
-  app.get<{ Params: { id: string } }>('/posts/:id/new', async (req) => post(req.params.id));
-  app.get<{ Params: { id: string } }>('/posts/:id/edit', async (req) => post(req.params.id));
-  app.post('/posts', async (req, reply) => {
-    const made = created(req.body as { id?: unknown });
-    return reply.code(201).header('Location', `/posts/${made.id}`).send(made);
-  });
-  app.put<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
-  app.delete('/posts/:id', async (req, reply) => reply.code(204).send());
-  await app.ready();
-  return app.server;
-}
-
 /** The posts app on the library as it was at `BENCH_BEFORE` (built by the parent, see before.ts). */
 async function sevenfoldBefore(): Promise<Server> {
   const dir = process.env.BENCH_BEFORE_DIR;
@@ -183,7 +167,7 @@ export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   'fastify+schema': () => fastifyServer(true),
   // #28: the same app with a request id, a log line and an ETag on every request, beside fastify's logger.
   'sevenfold/node+id+log+etag': sevenfoldObserved,
-  'fastify+logger': fastifyLogged,
+  'fastify+logger': () => fastifyServer(false, true),
   // The same app on the library before a change (BENCH_BEFORE=<commit>): what the change costs a table.
   'sevenfold/node@before': sevenfoldBefore,
   // The same raw dispatcher in a second process: how far two identical servers land apart in one run.

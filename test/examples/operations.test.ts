@@ -1,7 +1,6 @@
 // Operating examples/posts: a stop signalled to the whole process group drains (WORKERS=1 and 2, and under
 // npm start), SIGHUP restarts workers one at a time without a refused connection, and a lone process drains
 // on SIGHUP; /healthz and /readyz are served beside the posts table.
-import { spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import pg from 'pg';
@@ -9,20 +8,17 @@ import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseResponse, raw, type RawResponse } from '../support/http.js';
 import { sharedPostgres, type Postgres } from '../support/postgres.js';
-import { createdDataDir, EXAMPLE, printed, refusing, start, type Started } from '../support/spawn.js';
+import {
+  createdDataDir,
+  EXAMPLE,
+  printed,
+  refusing,
+  start,
+  workersOf,
+  type Started,
+} from '../support/spawn.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
-
-/** The worker pids under a primary. */
-function workersOf(primary: Started): number[] {
-  const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(primary.child.pid)], {
-    encoding: 'utf8',
-  }).stdout;
-  return out
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map(Number);
-}
 
 /**
  * Creates held in PostgreSQL: a transaction of the test's own locks the posts table, `count` creates are

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -13,6 +12,7 @@ import {
   refused,
   start,
   stop,
+  workersOf,
   type Started,
 } from '../support/spawn.js';
 
@@ -204,17 +204,6 @@ embedded.run();
 const server = suite('examples/posts on a PostgreSQL server, WORKERS=2');
 let postgres: Postgres | undefined;
 server.before(async () => void (postgres = await sharedPostgres()));
-
-/** The worker pids under a primary. */
-function workersOf(primary: Started): number[] {
-  const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(primary.child.pid)], {
-    encoding: 'utf8',
-  }).stdout;
-  return out
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map(Number);
-}
 
 server(
   'the contract; then concurrent creates of one id give exactly one 201 across the processes',

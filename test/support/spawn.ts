@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -156,4 +156,15 @@ export async function createdDataDir(): Promise<string> {
   const dir = freshDataDir();
   cpSync(await created, dir, { recursive: true });
   return dir;
+}
+
+/** The worker pids under a primary. */
+export function workersOf(primary: Started): number[] {
+  const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(primary.child.pid)], {
+    encoding: 'utf8',
+  }).stdout;
+  return out
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map(Number);
 }
