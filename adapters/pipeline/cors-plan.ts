@@ -42,19 +42,19 @@ export function corsPlan(table: RouteTable, matcher: Matcher, before: readonly H
     const origin = headerValue(x.headers, 'origin');
     const requested = headerValue(x.headers, 'access-control-request-method');
     if (origin === undefined || requested === undefined) return undefined;
-    // Each method is granted by its own route's policy; the one asked about speaks for the rest.
+    // The policy of the method asked about answers, and grants only the methods whose own policy would answer
+    // alike: a browser caches each granted method with this answer's credentials and headers.
+    let chosen: Cors | undefined = policyAt(requested, x.path);
+    if (chosen !== undefined && !chosen.grants(origin, requested)) chosen = undefined;
     const granted: string[] = [];
-    let first: Cors | undefined;
     for (const method of allow.split(', ')) {
       const policy = method === 'OPTIONS' ? undefined : policyAt(method, x.path);
       if (policy === undefined || !policy.grants(origin, method)) continue;
-      granted.push(method);
-      first ??= policy;
+      chosen ??= policy;
+      if (alike(policy, chosen)) granted.push(method);
     }
-    if (first === undefined) return undefined;
-    const asked = policyAt(requested, x.path);
-    const policy = asked !== undefined && asked.grants(origin, requested) ? asked : first;
-    return policy.preflight(origin, granted, allow, headerValue(x.headers, 'access-control-request-headers'));
+    if (chosen === undefined) return undefined;
+    return chosen.preflight(origin, granted, allow, headerValue(x.headers, 'access-control-request-headers'));
   }
 
   function granted(x: Exchange, method: string): boolean {
@@ -66,6 +66,13 @@ export function corsPlan(table: RouteTable, matcher: Matcher, before: readonly H
   }
 
   return { preflight, granted };
+}
+
+/** Whether two policies answer a preflight alike: the same credentials, allowed headers and max-age. */
+function alike(a: Cors, b: Cors): boolean {
+  if (a === b) return true;
+  const headers = (p: Cors) => (p.allowedHeaders === '*' ? '*' : [...p.allowedHeaders].sort().join(','));
+  return a.credentials === b.credentials && a.maxAge === b.maxAge && headers(a) === headers(b);
 }
 
 /** The innermost CORS policy among `hooks` (given outermost first), the one that decides: `cors()`'s data. */

@@ -1,5 +1,6 @@
 // Hooks on the request path: their request parts run in order, their answer parts on every answer, in reverse.
 import type { Hook, HookRequest } from '../../core/define/hooks.js';
+import { Result } from '../../core/response/reply.js';
 import type { Rendered } from '../../core/response/render.js';
 import type { Route, RouteTable } from '../../core/types.js';
 import { isThenable } from '../../core/util/thenable.js';
@@ -20,11 +21,11 @@ export function runRequestHooks(req: HookRequest, hooks: readonly Hook[], from =
     const out = run(req);
     if (isThenable(out)) {
       return Promise.resolve(out).then((value) => {
-        if (value !== undefined) throw new HookAnswer(value);
+        if (value !== undefined) throw verdict(hooks[i]!, value);
         return runRequestHooks(req, hooks, i + 1);
       });
     }
-    if (out !== undefined) throw new HookAnswer(out);
+    if (out !== undefined) throw verdict(hooks[i]!, out);
   }
 }
 
@@ -47,6 +48,17 @@ export function runAnswerHooks(
     }
   }
   return out;
+}
+
+/**
+ * A request part's answer, which must be a `Result`: any other value (an assignment's, a Map's `set`) is a
+ * mistake, made a 500 that names the hook instead of a 200 nobody meant.
+ */
+function verdict(hook: Hook, value: unknown): unknown {
+  if (value instanceof Result) return new HookAnswer(value);
+  return new TypeError(
+    `hook ${JSON.stringify(hook.name)}: its request part returned ${value === null ? 'null' : typeof value}; return nothing to go on, or a Result (text(), json(), noContent()…) to answer`,
+  );
 }
 
 /** Where each hook of a table runs, worked out once: before matching, after it, and on the way out. */

@@ -99,7 +99,7 @@ export function guardedPage(
 
 export function defaultOnError(error: unknown, request: Request | undefined): void {
   console.error(
-    `sevenfold: ${request ? `${request.method} ${request.route.name}` : 'request'} failed:`,
+    `sevenfold: ${request?.route ? `${request.method} ${request.route.name}` : 'request'} failed:`,
     error,
   );
 }

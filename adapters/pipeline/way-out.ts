@@ -9,6 +9,7 @@ import { ABORTED, type Exchange } from './exchange.js';
 import { HookAnswer, runAnswerHooks, type HookPlan } from './hook-plan.js';
 import { responseMismatch, type RoutePlan } from './route-plan.js';
 import type { Settings } from './settings.js';
+import { unsendableHeader } from '../../core/util/headers.js';
 
 const INTERNAL = new HttpError(500);
 
@@ -83,6 +84,13 @@ export function way(
   function hooked(x: Exchange, out: Rendered): Rendered {
     const list = x.route === undefined ? hooks!.miss : (hooks!.answers.get(x.route) ?? hooks!.miss);
     if (list.length === 0) return out;
+    // A header the platform would refuse makes the answer a 500 before the hooks see it, so a log line
+    // and the headers hooks add describe the answer that is sent.
+    const refused = unsendableHeader(out.headers);
+    if (refused !== undefined) {
+      report(x, new TypeError(`the answer's header ${refused} cannot be sent (a character outside HTTP's)`));
+      out = errorAnswer(x, INTERNAL);
+    }
     return runAnswerHooks(x as unknown as HookRequest, list, out, (error) => {
       if (!(error instanceof HttpError)) report(x, error);
       return errorAnswer(x, error);
@@ -95,7 +103,7 @@ export function way(
       `${x.route?.name ?? `${x.method} ${x.target}`} did not answer within ${settings.handlerTimeout} ms`,
     );
     x.abort(late);
-    report(x, late, x);
+    report(x, late);
     answer(x, errorAnswer(x, slow, undefined));
   }
 

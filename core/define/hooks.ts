@@ -1,6 +1,7 @@
 // Hooks, declared with hook(): what runs around every request of a table or a resource, as named data.
 import { RouteDefinitionError } from '../errors.js';
 import type { Rendered } from '../response/render.js';
+import type { Result } from '../response/reply.js';
 import type { Logger } from '../util/logger.js';
 import type { Request, Route } from '../types.js';
 
@@ -8,8 +9,10 @@ import type { Request, Route } from '../types.js';
  * The request as a hook sees it. A table's hooks run before matching, so `route` may be missing (a `404`)
  * and `params`, `query` and `body` are not read yet; `id` and `log` are the hook's to set.
  */
-export interface HookRequest extends Omit<Request<any, any, any, any>, 'route' | 'id' | 'log'> {
+export interface HookRequest extends Omit<Request<any, any, any, any>, 'route' | 'id' | 'log' | 'params'> {
   readonly route: Route | undefined;
+  /** The path params: empty before matching (the mounted scope's hooks run before it). */
+  readonly params: Readonly<Record<string, string | undefined>>;
   /** The request id (`X-Request-Id`): generated on first read unless a hook sets it. */
   id: string;
   /** The request's logger: a no-op unless a hook (`requestLog()`) sets one. */
@@ -25,6 +28,9 @@ export interface HookRequest extends Omit<Request<any, any, any, any>, 'route' |
    */
   allowed(): readonly string[];
 }
+
+/** What a hook's request part gives: nothing to go on, or a `Result` (`text()`, `json()`, …) to answer with. */
+export type HookVerdict = void | undefined | Result;
 
 /** An answer as hooks see it, before it is sent: headers may be changed in place, or a new answer returned. */
 export type Answer = Rendered;
@@ -42,7 +48,7 @@ export interface Hook {
   /** What it is, so that a bare function is never taken for one. */
   readonly kind: 'hook';
   readonly name: string;
-  readonly request?: (req: HookRequest) => unknown;
+  readonly request?: (req: HookRequest) => HookVerdict | PromiseLike<HookVerdict>;
   readonly answer?: (req: HookRequest, answer: Answer) => Answer | void;
   /** What the hook adds to the answers of the routes it is on, for the OpenAPI document. */
   readonly openapi?: HookDocs;

@@ -90,7 +90,11 @@ export function requestLog(logger: Logger, options: RequestLogOptions = {}): Hoo
           `requestLog(logger, { level }): level answered ${JSON.stringify(at)}, not a level`,
         );
       if (at === 'silent' || !enabled(at)) return;
-      logger[at](line(req, out, secret), out.status >= 500 ? 'request errored' : 'request completed');
+      try {
+        logger[at](line(req, out, secret), out.status >= 500 ? 'request errored' : 'request completed');
+      } catch {
+        // A destination that fails (closed while draining) is pino's to report on its stream: the answer stands.
+      }
     },
   });
 }

@@ -7,6 +7,7 @@ import type { Headers, Query, Request, Route } from '../types.js';
 
 const EMPTY_QUERY: Query = Object.freeze(new NullObject());
 const NO_HEADERS: Headers = Object.freeze(new NullObject());
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(new NullObject());
 
 /**
  * The request object handlers receive; the same class behind every adapter, which subclass it
@@ -17,7 +18,8 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   url = '';
   /** The still-encoded path, once matched. */
   path = '';
-  params: P = undefined as P;
+  // Empty, not undefined, for the hooks that run before matching.
+  params: P = NO_PARAMS as P;
   route: Route = undefined as unknown as Route;
   body: unknown = undefined;
   #search = '';

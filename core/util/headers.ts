@@ -34,3 +34,16 @@ export function addVary(headers: Record<string, string>, field: string): void {
     });
   headers.Vary = vary === undefined ? field : listed ? vary : `${vary}, ${field}`;
 }
+
+// What node's http module refuses in a header (and Web Headers too): control characters and anything past
+// Latin-1 in a value, anything but a token in a name.
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** The first header (its name) that no platform would send as it is, or `undefined` when all can be. */
+export function unsendableHeader(headers: Readonly<Record<string, string>>): string | undefined {
+  for (const name of Object.keys(headers)) {
+    if (!NAME.test(name) || BAD_VALUE.test(String(headers[name]))) return JSON.stringify(name);
+  }
+  return undefined;
+}

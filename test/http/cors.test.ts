@@ -322,6 +322,29 @@ nested(
 
 nested.run();
 
+// Two policies on one path: a preflight grants only the methods whose policy answers it alike, since a browser
+// caches every granted method with that answer's credentials.
+const mixedTable = routes(
+  resource('docs', { index: () => [] }, { hooks: [cors({ origins: [A], credentials: true })] }),
+  resource('drafts', { create: () => ({}) }, { path: 'docs', hooks: [cors({ origins: [A] })] }),
+);
+const askMixed = everywhere(mixedTable);
+const mixed = withServers('cors :: two policies on one path', mixedTable);
+
+mixed(
+  'a preflight for the credentialed GET does not grant the POST another policy allows',
+  async ({ servers }) => {
+    const forGet = await askMixed(servers, preflight('/docs', A, 'GET', 'x-requested-with'));
+    assert.is(forGet.headers['access-control-allow-credentials'], 'true');
+    assert.is(forGet.headers['access-control-allow-methods'], 'GET, HEAD');
+    const forPost = await askMixed(servers, preflight('/docs', A, 'POST', 'content-type'));
+    assert.is(forPost.headers['access-control-allow-credentials'], undefined);
+    assert.is(forPost.headers['access-control-allow-methods'], 'POST');
+  },
+);
+
+mixed.run();
+
 // trustedOrigins still decides who may post forms: a CORS grant never does.
 const trustedTable = scope({ hooks: [cors({ origins: [A] })] }, notes);
 const trustedOptions = { trustedOrigins: [B] };

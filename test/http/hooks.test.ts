@@ -11,6 +11,8 @@ import {
   text,
   type Hook,
 } from '../../core/index.js';
+import { test } from 'uvu';
+import { toFetch } from '../../adapters/fetch.js';
 import { inProcess, quietHandler } from '../support/in-process.js';
 import { onEvery, withServers } from '../support/servers.js';
 
@@ -98,7 +100,7 @@ const boom = (where: string) => {
 };
 const failing = resource(
   'things',
-  { index: () => [], show: () => ({}) },
+  { index: () => [], show: (_req, res) => (res.header('X-Title', 'caf\u00e9 \u2713'), {}) },
   {
     hooks: [
       hook('refuses', {
@@ -106,6 +108,9 @@ const failing = resource(
           if (req.headers['x-refuse'] !== undefined) throw new HttpError(403, 'refused by a hook');
           if (req.headers['x-throw'] !== undefined) boom('request');
         },
+      }),
+      hook('returns', {
+        request: (req) => (req.headers['x-return'] !== undefined ? (new Map() as never) : undefined),
       }),
       hook('hangs', {
         request: (req) => (req.headers['x-hang'] !== undefined ? new Promise(() => {}) : undefined),
@@ -153,7 +158,7 @@ failures('a hook that never settles is a 503 at handlerTimeout, never a hang', a
 });
 
 failures('an answer part that throws is a 500 the outer hooks still see', async ({ servers }) => {
-  const broken = await onEvery(servers, { path: '/things/1', headers: { 'X-Break': '1' } });
+  const broken = await onEvery(servers, { path: '/things', headers: { 'X-Break': '1' } });
   assert.is(broken.status, 500);
   assert.is(broken.headers['x-seen'], '500');
   assert.match(String(reported[0]), 'hook failed in answer');
@@ -172,4 +177,50 @@ failures(
   },
 );
 
+failures(
+  'a request part that returns anything but a Result is a 500 naming the hook, reported',
+  async ({ servers }) => {
+    const wrong = await onEvery(servers, { path: '/things', headers: { 'X-Return': '1' } });
+    assert.is(wrong.status, 500);
+    assert.is(wrong.headers['x-seen'], '500');
+    assert.match(
+      String(reported[0]),
+      /hook "returns": its request part returned object; return nothing to go on, or a Result/,
+    );
+  },
+);
+
+failures(
+  'a header the platform refuses is a 500 the hooks see, reported, not a 200 they logged',
+  async ({ servers }) => {
+    const refused = await onEvery(servers, { path: '/things/1' });
+    assert.is(refused.status, 500);
+    assert.is(refused.headers['x-seen'], '500');
+    assert.match(String(reported[0]), /the answer's header "X-Title" cannot be sent/);
+  },
+);
+
 failures.run();
+
+test('hooks :: a mounted scope’s hook that never settles is reported to the default onError, which names no route', async () => {
+  const printed: unknown[][] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => void printed.push(args);
+  const stuck = scope({ hooks: [hook('stuck', { request: () => new Promise<undefined>(() => {}) })] }, plain);
+  try {
+    const answer = await inProcess(toFetch(stuck, { handlerTimeout: 50 }), { path: '/notes' });
+    assert.is(answer.status, 503);
+  } finally {
+    console.error = error;
+  }
+  assert.match(String(printed[0]?.[0]), /^sevenfold: request failed:/);
+  assert.match(String(printed[0]?.[1]), /GET \/notes did not answer within 50 ms/);
+});
+
+test('hooks :: before matching, params is an empty object, not undefined', async () => {
+  let seenParams: unknown;
+  const peek = hook('peek', { request: (req) => void (seenParams = req.params.post_id) });
+  const answer = await inProcess(quietHandler(scope({ hooks: [peek] }, posts)), { path: '/posts' });
+  assert.is(answer.status, 200);
+  assert.is(seenParams, undefined);
+});
