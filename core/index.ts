@@ -27,7 +27,7 @@ export {
 export { compile, type Matcher, type MatcherOptions } from './matcher/index.js';
 export { negotiate, type Representations } from './response/negotiate.js';
 export { openapi, type OpenApiInfo, type OpenApiOptions } from './openapi/index.js';
-export { escapeHtml, Html, trustedHtml, type HtmlValue } from './response/html.js';
+export { escapeHtml, Html, safeUrl, trustedHtml, UNSAFE_URL, type HtmlValue } from './response/html.js';
 export {
   bearer,
   guard,

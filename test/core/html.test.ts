@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { escapeHtml, html, Html, Reply, Result, trustedHtml } from '../../core/index.js';
+import { escapeHtml, html, Html, Reply, Result, safeUrl, trustedHtml, UNSAFE_URL } from '../../core/index.js';
 import { errorPage } from '../../core/response/error-page.js';
 import { HttpError } from '../../core/errors.js';
 
@@ -27,6 +27,48 @@ test('html tag :: a string is never markup by accident; trustedHtml() says so on
   assert.is(html`${markup}`.toString(), '&lt;em&gt;mine&lt;/em&gt;');
   assert.is(html`${trustedHtml(markup)}`.toString(), markup);
   assert.is(escapeHtml(`&<>"'`), '&amp;&lt;&gt;&quot;&#39;');
+});
+
+test('html tag :: a text value in a URL attribute is a link people can trust: http(s), mailto, tel or relative', () => {
+  const link = (url: string) => html`<a href="${url}">x</a>`.toString();
+  for (const kept of [
+    '/posts/1?x=1',
+    'posts',
+    '#top',
+    '//cdn.example/a.css',
+    'https://a.example/p',
+    'HTTP://A.EXAMPLE',
+    'mailto:ada@example.org',
+    'tel:+331',
+  ])
+    assert.is(link(kept), `<a href="${escapeHtml(kept)}">x</a>`, kept);
+  for (const bad of [
+    'javascript:alert(1)',
+    ' JavaScript:alert(1)',
+    '\u0001javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'jav\nascript:x',
+    'data:text/html,<script>',
+    'vbscript:x',
+    'blob:https://a',
+  ])
+    assert.is(link(bad), `<a href="${UNSAFE_URL}">x</a>`, JSON.stringify(bad));
+  assert.is(
+    html`<img src='${'javascript:x'}' alt="${'javascript:x'}">`.toString(),
+    `<img src='${UNSAFE_URL}' alt="javascript:x">`,
+  );
+  assert.is(html`<form action=${'javascript:x'}>`.toString(), `<form action=${UNSAFE_URL}>`);
+  assert.is(
+    html`<a href="${trustedHtml('javascript:void 0')}">`.toString(),
+    '<a href="javascript:void 0">',
+    'Html is trusted as it is',
+  );
+  assert.is(
+    html`<p>${'javascript:alert(1)'}</p>`.toString(),
+    '<p>javascript:alert(1)</p>',
+    'text outside a URL attribute is only escaped',
+  );
+  assert.is(safeUrl('/a?next=javascript:x'), '/a?next=javascript:x', 'a colon after the path is no scheme');
 });
 
 test('html() called :: an HTML response from Html, with status and headers', () => {
