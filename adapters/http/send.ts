@@ -30,9 +30,12 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
     );
   // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own
   // behind.
+  // Set-Cookie as an array is written a line per cookie.
+  const head =
+    out.cookies === undefined ? out.headers : { ...out.headers, 'Set-Cookie': out.cookies as string[] };
   if (res.statusMessage === undefined && STATUS_CODES[out.status] !== undefined && !RENAMED.has(out.status))
-    res.writeHead(out.status, out.headers);
-  else res.writeHead(out.status, reason(out.status), out.headers);
+    res.writeHead(out.status, head);
+  else res.writeHead(out.status, reason(out.status), head);
   if (stream === undefined) return void res.end(bodiless || req.method === 'HEAD' ? undefined : body);
   if (bodiless || req.method === 'HEAD') {
     void stream.cancel().catch(() => {});

@@ -34,7 +34,7 @@ export function way(
   function respond(x: Exchange, out: unknown, reply: Reply): void {
     let rendered: Rendered;
     try {
-      rendered = renderResult(out, reply.headers);
+      rendered = renderResult(out, reply.headers, reply.cookies);
     } catch (error) {
       return fail(x, error);
     }
@@ -86,7 +86,7 @@ export function way(
     if (list.length === 0) return out;
     // A header the platform would refuse makes the answer a 500 before the hooks see it, so a log line
     // and the headers hooks add describe the answer that is sent.
-    const refused = unsendableHeader(out.headers);
+    const refused = unsendableHeader(out.headers, out.cookies);
     if (refused !== undefined) {
       report(x, new TypeError(`the answer's header ${refused} cannot be sent (a character outside HTTP's)`));
       out = errorAnswer(x, INTERNAL);
