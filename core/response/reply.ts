@@ -2,7 +2,7 @@
 import { escapeHtml, Html, htmlTemplate, type HtmlValue } from './html.js';
 import { isFresh, weakTag } from '../request/conditional.js';
 import { NullObject } from '../util/null-object.js';
-import { headerKey } from '../util/headers.js';
+import { headerKey, unsendableHeader } from '../util/headers.js';
 import { clearCookieLine, setCookieLine, type CookieOptions } from './set-cookie.js';
 import type { Headers } from '../types.js';
 
@@ -88,7 +88,12 @@ export class Reply {
     }
     const lower = name.toLowerCase();
     if (lower === 'set-cookie') {
-      (this.cookies ??= []).push(String(value));
+      // A line is checked as it is added, so the handler's own call is the one that fails, on every adapter.
+      if (typeof value !== 'string' || unsendableHeader({}, [value]) !== undefined)
+        throw new TypeError(
+          `res.header('Set-Cookie', value): the value must be a string of visible characters, with no CR, LF or other control character`,
+        );
+      (this.cookies ??= []).push(value);
       return this;
     }
     const headers = (this.headers ??= new NullObject() as Record<string, string>);

@@ -155,6 +155,14 @@ test("renderResult() :: a result's own Set-Cookie header and a Response's lines 
   assert.is(renderResult({}, null).cookies, undefined);
 });
 
+test('Reply.header("Set-Cookie") :: a line with a control character throws at once', () => {
+  assert.throws(
+    () => new Reply().header('Set-Cookie', 'a=1\r\nX-Evil: 1'),
+    /no CR, LF or other control character/,
+  );
+  assert.throws(() => new Reply().header('set-cookie', 1 as unknown as string), /must be a string/);
+});
+
 test('unsendableHeader() :: a cookie line with a control character is refused', () => {
   assert.is(unsendableHeader({}, ['a=1', 'b=2\r\nX-Evil: 1']), '"Set-Cookie"');
   assert.is(unsendableHeader({}, ['a=1']), undefined);
