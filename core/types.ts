@@ -1,5 +1,6 @@
 // The types every stage shares: a route record, a table, a match, the request a handler receives.
 import type { Cookies } from './request/cookies.js';
+import type { SessionData } from './response/session.js';
 import type { Action } from './define/actions.js';
 import type { Guard } from './define/guards.js';
 import type { Reply, Result } from './response/reply.js';
@@ -86,6 +87,11 @@ export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = un
    * object without `Object.prototype`; malformed pairs are left out and the first of a name wins.
    */
   readonly cookies: Cookies;
+  /**
+   * The session `session()` keeps in a sealed cookie: change its fields and it is written with the answer
+   * (`session.of(req)` gives it the schema's type). Reading it on a route without the hook throws.
+   */
+  readonly session: SessionData;
   /** The first of `types` the client's `Accept` header prefers, or `false` if it takes none. */
   accepts(...types: string[]): string | false;
 }

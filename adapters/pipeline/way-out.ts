@@ -10,6 +10,7 @@ import { HookAnswer, runAnswerHooks, type HookPlan } from './hook-plan.js';
 import { responseMismatch, type RoutePlan } from './route-plan.js';
 import type { Settings } from './settings.js';
 import { unsendableHeader } from '../../core/util/headers.js';
+import { isThenable } from '../../core/util/thenable.js';
 
 const INTERNAL = new HttpError(500);
 
@@ -67,8 +68,15 @@ export function way(
 
   /** Writes the answer and frees the connection; one the platform refuses is reported and becomes a `500`. */
   function answer(x: Exchange, out: Rendered): void {
+    const final = hooks === undefined ? out : hooked(x, out);
+    // An answer part that awaits (a session sealed with WebCrypto) holds the answer until it settles.
+    if (isThenable(final)) void final.then((settled) => write(x, settled));
+    else write(x, final);
+  }
+
+  function write(x: Exchange, out: Rendered): void {
     try {
-      x.write(hooks === undefined ? out : hooked(x, out));
+      x.write(out);
     } catch (error) {
       report(x, error);
       try {
@@ -81,7 +89,7 @@ export function way(
   }
 
   /** The answer once the hooks around the request saw it; one that throws is its error's answer. */
-  function hooked(x: Exchange, out: Rendered): Rendered {
+  function hooked(x: Exchange, out: Rendered): Rendered | Promise<Rendered> {
     const list = x.route === undefined ? hooks!.miss : (hooks!.answers.get(x.route) ?? hooks!.miss);
     if (list.length === 0) return out;
     // A header the platform would refuse makes the answer a 500 before the hooks see it, so a log line

@@ -126,7 +126,7 @@ function line(req: HookRequest, out: Answer, secret: ReadonlySet<string>): Recor
 function responseHeaders(out: Answer, secret: ReadonlySet<string>): Record<string, unknown> {
   const copy = redacted(out.headers, secret);
   if (out.cookies !== undefined && out.cookies.length > 0)
-    copy['set-cookie'] = secret.has('set-cookie') ? CENSOR : out.cookies;
+    copy['Set-Cookie'] = secret.has('set-cookie') ? CENSOR : out.cookies;
   return copy;
 }
 

@@ -3,6 +3,7 @@ import { parsePairs } from './parse-body.js';
 import { preferredType } from './accept.js';
 import { NullObject } from '../util/null-object.js';
 import { parseCookies, type Cookies } from './cookies.js';
+import type { SessionData } from '../response/session.js';
 import { SILENT, type Logger } from '../util/logger.js';
 import type { Headers, Query, Request, Route } from '../types.js';
 
@@ -29,6 +30,7 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   #controller: AbortController | undefined = undefined;
   #id: string | undefined = undefined;
   #cookies: Cookies | undefined = undefined;
+  #session: SessionData | undefined = undefined;
   /** The request's logger: a no-op unless a hook (`requestLog()`) sets a child of the app's. */
   log: Logger = SILENT;
 
@@ -76,6 +78,19 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   // Most handlers never read a cookie, so the header is parsed on first use.
   get cookies(): Cookies {
     return (this.#cookies ??= parseCookies(this.headers.cookie));
+  }
+
+  /** The session `session()` read from the request's cookie; an error names the fix where none is declared. */
+  get session(): SessionData {
+    if (this.#session === undefined)
+      throw new TypeError(
+        "req.session: no session() hook runs on this route; add session({ secret }) to its scope's or resource's hooks",
+      );
+    return this.#session;
+  }
+
+  set session(data: SessionData) {
+    this.#session = data;
   }
 
   // Most handlers never read the query, so it is parsed on first use.

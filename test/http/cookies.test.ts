@@ -145,7 +145,7 @@ cookies('requestLog() :: Set-Cookie lines are [Redacted], as is the Cookie heade
   const answer = await inProcess(handler, { path: '/prefs/many', headers: { Cookie: 'secret=1' } });
   assert.is(answer.cookies!.length, 4);
   const [line] = lines;
-  assert.is(line!.res.headers['set-cookie'], '[Redacted]');
+  assert.is(line!.res.headers['Set-Cookie'], '[Redacted]');
   assert.is(line!.req.headers.cookie, '[Redacted]');
 });
 
