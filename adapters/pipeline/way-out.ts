@@ -69,9 +69,28 @@ export function way(
   /** Writes the answer and frees the connection; one the platform refuses is reported and becomes a `500`. */
   function answer(x: Exchange, out: Rendered): void {
     const final = hooks === undefined ? out : hooked(x, out);
-    // An answer part that awaits (a session sealed with WebCrypto) holds the answer until it settles.
-    if (isThenable(final)) void final.then((settled) => write(x, settled));
+    if (isThenable(final)) settle(x, final);
     else write(x, final);
+  }
+
+  /**
+   * An answer part that awaits (a session sealed with WebCrypto) holds the answer until it settles, or until
+   * `handlerTimeout`, when the answer is a `503` without the hooks, so that none can hold a connection forever.
+   */
+  function settle(x: Exchange, final: Promise<Rendered>): void {
+    let done = false;
+    const timer = setTimeout(() => {
+      if (done) return;
+      done = true;
+      report(x, new Error(`an answer hook did not settle within ${settings.handlerTimeout} ms`));
+      write(x, errorAnswer(x, slow, undefined));
+    }, settings.handlerTimeout);
+    void final.then((settled) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      write(x, settled);
+    });
   }
 
   function write(x: Exchange, out: Rendered): void {

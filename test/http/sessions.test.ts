@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 import * as z from 'zod';
-import { HttpError, resource, scope, session, type Routable } from '../../core/index.js';
+import { hook, HttpError, resource, scope, session, type Routable } from '../../core/index.js';
 import { open, seal, sealKeys } from '../../core/util/seal.js';
 import { inProcess, quietHandler } from '../support/in-process.js';
 import type { RawResponse } from '../support/http.js';
@@ -222,6 +222,27 @@ test('req.session :: read on a route without session() throws, naming the fix', 
   });
   assert.is(out.status, 500);
   assert.match(String(reports[0]), /no session\(\) hook runs on this route/);
+});
+
+test('answer parts :: one that returns a promise is awaited; one that never settles is a 503 at handlerTimeout', async () => {
+  const later = hook('later', {
+    answer: async (_req, out) => ({ ...out, headers: { ...out.headers, 'X-Later': 'yes' } }),
+  });
+  const stuck = hook('stuck', {
+    answer: (req) => (req.headers['x-stuck'] === '1' ? new Promise<void>(() => {}) : undefined),
+  });
+  const reports: unknown[] = [];
+  const notes = resource('notes', { index: () => [] });
+  const handler = quietHandler(scope({ hooks: [later, stuck] }, notes), {
+    handlerTimeout: 50,
+    onError: (error) => void reports.push(error),
+  });
+  const out = await inProcess(handler, { path: '/notes' });
+  assert.is(out.status, 200);
+  assert.is(out.headers['x-later'], 'yes');
+  const hung = await inProcess(handler, { path: '/notes', headers: { 'X-Stuck': '1' } });
+  assert.is(hung.status, 503);
+  assert.match(String(reports[0]), /an answer hook did not settle within 50 ms/);
 });
 
 test.run();

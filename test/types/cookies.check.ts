@@ -1,5 +1,15 @@
 // Type tests for cookies: req.cookies, res.cookie(), res.clearCookie() and list headers; compiled by `tsc -p .`, never run.
-import { hook, resource, type Answer, type CookieOptions, type Cookies } from '../../core/index.js';
+import * as z from 'zod';
+import {
+  hook,
+  resource,
+  session,
+  type Answer,
+  type CookieOptions,
+  type Cookies,
+  type Hook,
+  type SessionData,
+} from '../../core/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -35,3 +45,26 @@ hook('more', {
     return { ...out, cookies: [...(out.cookies ?? []), 'seen=1'] };
   },
 });
+
+// session(): of(req) is typed by the schema, every field optional; req.session is SessionData.
+const sessions = session({
+  secret: 'a-secret-of-thirty-two-characters!!',
+  schema: z.object({ user: z.string(), visits: z.number() }),
+});
+const sessionHook: Hook = sessions;
+void sessionHook;
+resource('visits', {
+  index(req) {
+    const data = sessions.of(req);
+    type _ = Expect<Equal<typeof data, { user?: string; visits?: number }>>;
+    data.visits = (data.visits ?? 0) + 1;
+    // @ts-expect-error: the schema says visits is a number
+    data.visits = 'many';
+    type _untyped = Expect<Equal<typeof req.session, SessionData>>;
+    return {};
+  },
+});
+const untyped = session({ secrets: ['a-secret-of-thirty-two-characters!!'] });
+resource('pages', { index: (req) => ({ n: untyped.of(req).n }) });
+// @ts-expect-error: the options are checked
+session({ secret: 's', store: {} });
