@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
 import { pino } from 'pino';
-import { etag, HttpError, requestLog, resource, routes, scope } from '../../core/index.js';
+import { etag, hook, HttpError, requestLog, resource, routes, scope } from '../../core/index.js';
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
 import type { RawRequest } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
@@ -44,7 +44,13 @@ const prefs = resource('prefs', {
 
 const lines: Array<Record<string, any>> = [];
 const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-const table = scope({ hooks: [etag()] }, prefs);
+// A hook that puts a Set-Cookie in the header record, beside the handler's lines.
+const recorded = hook('recorded', {
+  answer: (req, out) => {
+    if (req.headers['x-record'] === '1') out.headers['Set-Cookie'] = 'hooked=1';
+  },
+});
+const table = scope({ hooks: [etag(), recorded] }, prefs);
 const bare = resource('barecookies', {
   index: (_req, res) => void res.header('Set-Cookie', 'a=1\nX-Evil: 1'),
 });
@@ -130,6 +136,11 @@ cookies(
     }
   },
 );
+
+cookies('a Set-Cookie a hook puts in the header record is sent before the lines', async ({ servers }) => {
+  const answer = await everywhere(servers, { path: '/prefs/x', headers: { 'X-Record': '1' } });
+  assert.equal(answer.cookies, ['hooked=1', 'one=x; Path=/; HttpOnly; SameSite=Lax']);
+});
 
 cookies("etag()'s 304 sets the cookies its 200 would", async ({ servers }) => {
   const first = await everywhere(servers, { path: '/prefs/again' });
