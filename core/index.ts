@@ -51,6 +51,16 @@ export {
 } from './define/hooks.js';
 export { cors, type Cors, type CorsHook, type CorsMethod, type CorsPolicy } from './define/cors.js';
 export { etag } from './response/etag.js';
+export type { CookieOptions } from './response/set-cookie.js';
+export type { Cookies } from './request/cookies.js';
+export {
+  session,
+  MAX_COOKIE_BYTES,
+  type SessionData,
+  type SessionHook,
+  type SessionOf,
+  type SessionOptions,
+} from './response/session.js';
 export type { CacheOption } from './define/cache-control.js';
 export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
 export { requestId, SAFE_REQUEST_ID, type RequestIdOptions } from './define/request-id.js';

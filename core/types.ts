@@ -1,4 +1,6 @@
 // The types every stage shares: a route record, a table, a match, the request a handler receives.
+import type { Cookies } from './request/cookies.js';
+import type { SessionData } from './response/session.js';
 import type { Action } from './define/actions.js';
 import type { Guard } from './define/guards.js';
 import type { Reply, Result } from './response/reply.js';
@@ -80,6 +82,16 @@ export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = un
   readonly id: string;
   /** A logger for this request: a child of the app's with the request id when `requestLog()` runs, else a no-op. */
   readonly log: Logger;
+  /**
+   * The request's cookies by name, from its `Cookie` header (read on first use): values percent-decoded, in an
+   * object without `Object.prototype`; malformed pairs are left out and the first of a name wins.
+   */
+  readonly cookies: Cookies;
+  /**
+   * The session `session()` keeps in a sealed cookie: change its fields and it is written with the answer
+   * (`session.of(req)` gives it the schema's type). Reading it on a route without the hook throws.
+   */
+  readonly session: SessionData;
   /** The first of `types` the client's `Accept` header prefers, or `false` if it takes none. */
   accepts(...types: string[]): string | false;
 }

@@ -1,5 +1,5 @@
 // Writes a rendered answer on node:http (the status line as RFC 9110 names it), and problems to bare sockets.
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { pipeline, Readable, type Duplex } from 'node:stream';
 import { STATUS_TITLES, type HttpError } from '../../core/errors.js';
 import { renderError, type Rendered } from '../../core/response/render.js';
@@ -28,11 +28,12 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
     out.headers['Content-Length'] = String(
       typeof body === 'string' ? Buffer.byteLength(body) : (body as Uint8Array).byteLength,
     );
+  const head = out.cookies === undefined ? out.headers : withCookieLines(out.headers, out.cookies);
   // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own
   // behind.
   if (res.statusMessage === undefined && STATUS_CODES[out.status] !== undefined && !RENAMED.has(out.status))
-    res.writeHead(out.status, out.headers);
-  else res.writeHead(out.status, reason(out.status), out.headers);
+    res.writeHead(out.status, head);
+  else res.writeHead(out.status, reason(out.status), head);
   if (stream === undefined) return void res.end(bodiless || req.method === 'HEAD' ? undefined : body);
   if (bodiless || req.method === 'HEAD') {
     void stream.cancel().catch(() => {});
@@ -43,6 +44,21 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
   pipeline(Readable.fromWeb(stream as import('node:stream/web').ReadableStream<Uint8Array>), res, (error) => {
     if (error !== undefined && error !== null) res.destroy();
   });
+}
+
+/**
+ * The headers with every Set-Cookie line in one array, which node writes a line per cookie: a `Set-Cookie` a
+ * hook put in the record first, as the fetch adapter's `Headers` has it.
+ */
+function withCookieLines(headers: Record<string, string>, cookies: readonly string[]): OutgoingHttpHeaders {
+  const head: OutgoingHttpHeaders = {};
+  const lines: string[] = [];
+  for (const name of Object.keys(headers)) {
+    if (name.length === 10 && name.toLowerCase() === 'set-cookie') lines.push(headers[name]!);
+    else head[name] = headers[name];
+  }
+  head['Set-Cookie'] = [...lines, ...cookies];
+  return head;
 }
 
 /** `send`, falling back to a bare 500 and then to closing the socket if writing fails. */

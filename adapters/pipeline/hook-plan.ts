@@ -31,17 +31,26 @@ export function runRequestHooks(req: HookRequest, hooks: readonly Hook[], from =
 
 /**
  * The answer after every answer part of `hooks` (given innermost first) saw it; one that throws makes it
- * `failed(error)`, which the hooks outside it still see.
+ * `failed(error)`, which the hooks outside it still see. Synchronous unless a hook answers with a promise
+ * (a session sealed with WebCrypto).
  */
 export function runAnswerHooks(
   req: HookRequest,
   hooks: readonly Hook[],
   out: Rendered,
   failed: (error: unknown) => Rendered,
-): Rendered {
-  for (let i = 0; i < hooks.length; i++) {
+  from = 0,
+): Rendered | Promise<Rendered> {
+  for (let i = from; i < hooks.length; i++) {
     try {
       const next = hooks[i]!.answer!(req, out);
+      if (isThenable(next)) {
+        const seen = out;
+        return Promise.resolve(next).then(
+          (value) => runAnswerHooks(req, hooks, value ?? seen, failed, i + 1),
+          (error: unknown) => runAnswerHooks(req, hooks, failed(error), failed, i + 1),
+        );
+      }
       if (next !== undefined) out = next;
     } catch (error) {
       out = failed(error);

@@ -10,6 +10,7 @@ import { HookAnswer, runAnswerHooks, type HookPlan } from './hook-plan.js';
 import { responseMismatch, type RoutePlan } from './route-plan.js';
 import type { Settings } from './settings.js';
 import { unsendableHeader } from '../../core/util/headers.js';
+import { isThenable } from '../../core/util/thenable.js';
 
 const INTERNAL = new HttpError(500);
 
@@ -34,7 +35,7 @@ export function way(
   function respond(x: Exchange, out: unknown, reply: Reply): void {
     let rendered: Rendered;
     try {
-      rendered = renderResult(out, reply.headers);
+      rendered = renderResult(out, reply.headers, reply.cookies);
     } catch (error) {
       return fail(x, error);
     }
@@ -67,8 +68,34 @@ export function way(
 
   /** Writes the answer and frees the connection; one the platform refuses is reported and becomes a `500`. */
   function answer(x: Exchange, out: Rendered): void {
+    const final = hooks === undefined ? out : hooked(x, out);
+    if (isThenable(final)) settle(x, final);
+    else write(x, final);
+  }
+
+  /**
+   * An answer part that awaits (a session sealed with WebCrypto) holds the answer until it settles, or until
+   * `handlerTimeout`, when the answer is a `503` without the hooks, so that none can hold a connection forever.
+   */
+  function settle(x: Exchange, final: Promise<Rendered>): void {
+    let done = false;
+    const timer = setTimeout(() => {
+      if (done) return;
+      done = true;
+      report(x, new Error(`an answer hook did not settle within ${settings.handlerTimeout} ms`));
+      write(x, errorAnswer(x, slow, undefined));
+    }, settings.handlerTimeout);
+    void final.then((settled) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      write(x, settled);
+    });
+  }
+
+  function write(x: Exchange, out: Rendered): void {
     try {
-      x.write(hooks === undefined ? out : hooked(x, out));
+      x.write(out);
     } catch (error) {
       report(x, error);
       try {
@@ -81,12 +108,12 @@ export function way(
   }
 
   /** The answer once the hooks around the request saw it; one that throws is its error's answer. */
-  function hooked(x: Exchange, out: Rendered): Rendered {
+  function hooked(x: Exchange, out: Rendered): Rendered | Promise<Rendered> {
     const list = x.route === undefined ? hooks!.miss : (hooks!.answers.get(x.route) ?? hooks!.miss);
     if (list.length === 0) return out;
     // A header the platform would refuse makes the answer a 500 before the hooks see it, so a log line
     // and the headers hooks add describe the answer that is sent.
-    const refused = unsendableHeader(out.headers);
+    const refused = unsendableHeader(out.headers, out.cookies);
     if (refused !== undefined) {
       report(x, new TypeError(`the answer's header ${refused} cannot be sent (a character outside HTTP's)`));
       out = errorAnswer(x, INTERNAL);

@@ -155,7 +155,7 @@ export class FetchRequest extends Exchange {
         typeof body === 'string' ? utf8Length(body) : (body as Uint8Array).byteLength,
       );
     this.#answered = true;
-    const headers = responseHeaders(out.headers);
+    const headers = out.cookies === undefined ? responseHeaders(out.headers) : withCookieLines(out);
     this.answer(
       new Response(
         bodiless || empty ? null : (body as BodyInit),
@@ -238,6 +238,13 @@ const MAX_TYPED = 32;
  * The headers an answer's Response is made with: none for none (the runtimes read even an empty record),
  * and on Bun a shared `Headers` for a Content-Type alone (the Response gets its own copy either way).
  */
+/** The answer's headers with a Set-Cookie line per cookie, which a record cannot hold. */
+function withCookieLines(out: Rendered): Headers {
+  const headers = new Headers(out.headers);
+  for (const line of out.cookies!) headers.append('Set-Cookie', line);
+  return headers;
+}
+
 function responseHeaders(headers: Record<string, string>): HeadersInit | undefined {
   let type: string | undefined;
   for (const name in headers) {

@@ -49,7 +49,7 @@ export interface Hook {
   readonly kind: 'hook';
   readonly name: string;
   readonly request?: (req: HookRequest) => HookVerdict | PromiseLike<HookVerdict>;
-  readonly answer?: (req: HookRequest, answer: Answer) => Answer | void;
+  readonly answer?: (req: HookRequest, answer: Answer) => Answer | void | PromiseLike<Answer | void>;
   /** What the hook adds to the answers of the routes it is on, for the OpenAPI document. */
   readonly openapi?: HookDocs;
 }

@@ -113,13 +113,21 @@ function line(req: HookRequest, out: Answer, secret: ReadonlySet<string>): Recor
       headers: redacted(req.headers, secret),
       remoteAddress: req.ip,
     },
-    res: { statusCode: out.status, headers: redacted(out.headers, secret) },
+    res: { statusCode: out.status, headers: responseHeaders(out, secret) },
   };
   if (req.error !== undefined) fields.err = loggable(req.error);
   // A request refused before any hook ran (a target too long, a bad Host) was decided from its head alone.
   fields.responseTime = started === undefined ? 0 : Math.round((performance.now() - started) * 1000) / 1000;
   if (req.route !== undefined) fields.route = { name: req.route.name, pattern: req.route.path };
   return fields;
+}
+
+/** The answer's headers as logged, its Set-Cookie lines among them (redacted unless the app says otherwise). */
+function responseHeaders(out: Answer, secret: ReadonlySet<string>): Record<string, unknown> {
+  const copy = redacted(out.headers, secret);
+  if (out.cookies !== undefined && out.cookies.length > 0)
+    copy['Set-Cookie'] = secret.has('set-cookie') ? CENSOR : out.cookies;
+  return copy;
 }
 
 /** A copy of headers with the secret ones' values replaced by `[Redacted]`. */

@@ -2,6 +2,8 @@
 import { parsePairs } from './parse-body.js';
 import { preferredType } from './accept.js';
 import { NullObject } from '../util/null-object.js';
+import { parseCookies, type Cookies } from './cookies.js';
+import type { SessionData } from '../response/session.js';
 import { SILENT, type Logger } from '../util/logger.js';
 import type { Headers, Query, Request, Route } from '../types.js';
 
@@ -27,6 +29,8 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   #context: Record<string, unknown> | undefined = undefined;
   #controller: AbortController | undefined = undefined;
   #id: string | undefined = undefined;
+  #cookies: Cookies | undefined = undefined;
+  #session: SessionData | undefined = undefined;
   /** The request's logger: a no-op unless a hook (`requestLog()`) sets a child of the app's. */
   log: Logger = SILENT;
 
@@ -69,6 +73,24 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   /** The request headers, lower-cased; adapters supply them. */
   protected readHeaders(): Headers {
     return NO_HEADERS;
+  }
+
+  // Most handlers never read a cookie, so the header is parsed on first use.
+  get cookies(): Cookies {
+    return (this.#cookies ??= parseCookies(this.headers.cookie));
+  }
+
+  /** The session `session()` read from the request's cookie; an error names the fix where none is declared. */
+  get session(): SessionData {
+    if (this.#session === undefined)
+      throw new TypeError(
+        "req.session: no session() hook runs on this route; add session({ secret }) to its scope's or resource's hooks",
+      );
+    return this.#session;
+  }
+
+  set session(data: SessionData) {
+    this.#session = data;
   }
 
   // Most handlers never read the query, so it is parsed on first use.

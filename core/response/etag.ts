@@ -61,7 +61,10 @@ export function notModified(out: Answer): Answer {
   // The stream a handler opened is never read: cancelling it releases what feeds it.
   if (typeof out.body !== 'string' && !(out.body instanceof Uint8Array))
     void out.body.cancel().catch(() => {});
-  return { status: 304, headers, body: '' };
+  // The cookies an answer sets are set by its 304 too: the client still gets the answer, from its cache.
+  return out.cookies === undefined
+    ? { status: 304, headers, body: '' }
+    : { status: 304, headers, body: '', cookies: out.cookies };
 }
 
 const VALIDATOR = {

@@ -4,7 +4,7 @@ import type { Match, Request } from '../types.js';
 import { errorPage as defaultErrorPage } from './error-page.js';
 import type { Html } from './html.js';
 import { preferredType } from '../request/accept.js';
-import { addVary, mergeHeaders } from '../util/headers.js';
+import { addVary, headerKey, mergeHeaders } from '../util/headers.js';
 import { NullObject } from '../util/null-object.js';
 import { Result } from './reply.js';
 
@@ -12,6 +12,11 @@ import { Result } from './reply.js';
 export interface Rendered {
   readonly status: number;
   readonly headers: Record<string, string>;
+  /**
+   * The `Set-Cookie` lines, each sent as a header line of its own (a record holds one value per name, and
+   * cookie lines cannot be joined with commas); absent when there are none.
+   */
+  readonly cookies?: readonly string[];
   /**
    * The body: text (empty for `204`, redirects and bodiless results), bytes, or a stream that the
    * adapter writes as it is read, with backpressure.
@@ -29,7 +34,11 @@ const OCTETS = 'application/octet-stream';
  * `ArrayBuffer` as bytes, a `ReadableStream` or `Blob` streamed, a Web `Response` as it is;
  * `undefined` for any other value.
  */
-function renderBinary(out: unknown, added: Record<string, string> | null): Rendered | undefined {
+function renderBinary(
+  out: unknown,
+  added: Record<string, string> | null,
+  cookies: readonly string[] | null,
+): Rendered | undefined {
   let rendered: Rendered;
   if (out instanceof Uint8Array || out instanceof ArrayBuffer) {
     const bytes = out instanceof Uint8Array ? out : new Uint8Array(out);
@@ -42,10 +51,20 @@ function renderBinary(out: unknown, added: Record<string, string> | null): Rende
   } else if (typeof Response === 'function' && out instanceof Response) {
     const headers: Record<string, string> = new NullObject();
     out.headers.forEach((value, name) => (headers[name] = value));
+    // forEach joins Set-Cookie lines with commas, which no browser reads apart.
+    const lines = out.headers.getSetCookie();
+    delete headers['set-cookie'];
     rendered = { status: out.status, headers, body: out.body ?? '' };
+    if (lines.length > 0) rendered = { ...rendered, cookies: lines };
   } else return undefined;
   if (added !== null) mergeHeaders(rendered.headers, added);
-  return rendered;
+  return cookies === null ? rendered : withCookies(rendered, cookies);
+}
+
+/** The answer with `lines` after its own Set-Cookie lines. */
+export function withCookies(out: Rendered, lines: readonly string[]): Rendered {
+  if (lines.length === 0) return out;
+  return { ...out, cookies: out.cookies === undefined ? lines : [...out.cookies, ...lines] };
 }
 
 function headersOf(given: Record<string, string>): Record<string, string> {
@@ -64,17 +83,22 @@ const CONTENT_TYPES = {
 
 /**
  * Turns what a handler returned into a response: a `Result` as it says, `undefined` as
- * `204`, anything else as `200` JSON. Headers added through `Reply.header()` come last.
+ * `204`, anything else as `200` JSON. Headers added through `Reply.header()` come last, and so do the
+ * `Set-Cookie` lines of `Reply.cookie()` (a result's own `Set-Cookie` header is a line too).
  */
-export function renderResult(out: unknown, added: Record<string, string> | null): Rendered {
+export function renderResult(
+  out: unknown,
+  added: Record<string, string> | null,
+  cookies: readonly string[] | null = null,
+): Rendered {
   // A plain value is the common case: it needs no Result around it.
-  if (!(out instanceof Result) && out !== undefined && added === null && !isBinary(out)) {
+  if (!(out instanceof Result) && out !== undefined && added === null && cookies === null && !isBinary(out)) {
     const headers: Record<string, string> = new NullObject();
     headers['Content-Type'] = JSON_CONTENT_TYPE;
     return { status: 200, headers, body: stringify(out) };
   }
   if (!(out instanceof Result) && typeof out === 'object' && out !== null) {
-    const binary = renderBinary(out, added);
+    const binary = renderBinary(out, added, cookies);
     if (binary !== undefined) return binary;
   }
   const result = out instanceof Result ? out : out === undefined ? NO_CONTENT : new Result(200, 'json', out);
@@ -86,7 +110,14 @@ export function renderResult(out: unknown, added: Record<string, string> | null)
   }
   if (result.headers !== undefined) mergeHeaders(headers, result.headers);
   if (added !== null) mergeHeaders(headers, added);
-  return { status: result.status, headers, body };
+  const rendered = { status: result.status, headers, body };
+  if (result.headers === undefined) return cookies === null ? rendered : { ...rendered, cookies };
+  // A result made with its own Set-Cookie header (`json(body, 200, { 'Set-Cookie': … })`) sends it as a line.
+  const key = headerKey(headers, 'set-cookie');
+  if (key === undefined) return cookies === null ? rendered : { ...rendered, cookies };
+  const own = headers[key]!;
+  delete headers[key];
+  return { ...rendered, cookies: cookies === null ? [own] : [own, ...cookies] };
 }
 
 const NO_CONTENT = new Result(204, 'empty', undefined);

@@ -2,6 +2,8 @@
 import { escapeHtml, Html, htmlTemplate, type HtmlValue } from './html.js';
 import { isFresh, weakTag } from '../request/conditional.js';
 import { NullObject } from '../util/null-object.js';
+import { headerKey, unsendableHeader } from '../util/headers.js';
+import { clearCookieLine, setCookieLine, type CookieOptions } from './set-cookie.js';
 import type { Headers } from '../types.js';
 
 /** How a result's body is serialised. */
@@ -71,10 +73,52 @@ export function text(body: string, status = 200, headers?: Record<string, string
 export class Reply {
   /** Headers added with `header()`, sent with the response (null until the first one). */
   headers: Record<string, string> | null = null;
+  /** The `Set-Cookie` lines added with `cookie()`, `clearCookie()` or `header('Set-Cookie', …)`, in order (null until the first). */
+  cookies: string[] | null = null;
 
-  /** Adds a response header, e.g. `res.header('Link', '</posts?offset=10>; rel="next"')`. */
-  header(name: string, value: string): this {
-    (this.headers ??= new NullObject() as Record<string, string>)[name] = value;
+  /**
+   * Adds a response header, e.g. `res.header('Link', '</posts?offset=10>; rel="next"')`. A list header given
+   * again (`Link`, `Vary`, `Cache-Control`…) gets both values joined with `, `; `Set-Cookie` is sent once per
+   * value, as a line of its own; any other header is replaced. An array adds each of its values.
+   */
+  header(name: string, value: string | readonly string[]): this {
+    if (Array.isArray(value)) {
+      for (const one of value) this.header(name, one);
+      return this;
+    }
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie') {
+      // A line is checked as it is added, so the handler's own call is the one that fails, on every adapter.
+      if (typeof value !== 'string' || unsendableHeader({}, [value]) !== undefined)
+        throw new TypeError(
+          `res.header('Set-Cookie', value): the value must be a string of visible characters, with no CR, LF or other control character`,
+        );
+      (this.cookies ??= []).push(value);
+      return this;
+    }
+    const headers = (this.headers ??= new NullObject() as Record<string, string>);
+    const key = headerKey(headers, lower);
+    if (key !== undefined && LIST_HEADERS.has(lower)) headers[key] = `${headers[key]}, ${value as string}`;
+    else {
+      if (key !== undefined) delete headers[key];
+      headers[name] = value as string;
+    }
+    return this;
+  }
+
+  /**
+   * Sets a cookie: `res.cookie('theme', 'dark', { maxAge: 31536000 })`. `HttpOnly`, `SameSite=Lax` and `Path=/`
+   * unless the options say otherwise; the value is percent-encoded (`req.cookies` decodes it). A bad name or
+   * attribute, or one browsers would drop (a `__Host-` cookie that is not `secure`), throws a `TypeError`.
+   */
+  cookie(name: string, value: string, options?: CookieOptions): this {
+    (this.cookies ??= []).push(setCookieLine(name, value, options));
+    return this;
+  }
+
+  /** Removes a cookie from the browser: give the `path` and `domain` it was set with (`Path=/` by default). */
+  clearCookie(name: string, options?: CookieOptions): this {
+    (this.cookies ??= []).push(clearCookieLine(name, options));
     return this;
   }
 
@@ -154,6 +198,26 @@ export interface Validators {
 export type ValidatorPart = string | number | Date;
 
 const NOT_MODIFIED = new Result(304, 'empty', undefined);
+
+// The fields whose values are comma-separated lists (RFC 9110 §5.3), so a second value joins the first.
+const LIST_HEADERS: ReadonlySet<string> = new Set([
+  'link',
+  'vary',
+  'cache-control',
+  'allow',
+  'via',
+  'content-language',
+  'content-encoding',
+  'www-authenticate',
+  'proxy-authenticate',
+  'server-timing',
+  'accept-patch',
+  'accept-ranges',
+  'access-control-allow-headers',
+  'access-control-allow-methods',
+  'access-control-expose-headers',
+  'timing-allow-origin',
+]);
 
 function validatorText(value: ValidatorPart | readonly ValidatorPart[]): string {
   if (!Array.isArray(value)) return partText(value as ValidatorPart);

@@ -41,9 +41,14 @@ const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** The first header (its name) that no platform would send as it is, or `undefined` when all can be. */
-export function unsendableHeader(headers: Readonly<Record<string, string>>): string | undefined {
+export function unsendableHeader(
+  headers: Readonly<Record<string, string>>,
+  cookies?: readonly string[],
+): string | undefined {
   for (const name of Object.keys(headers)) {
     if (!NAME.test(name) || BAD_VALUE.test(String(headers[name]))) return JSON.stringify(name);
   }
+  if (cookies !== undefined)
+    for (const line of cookies) if (BAD_VALUE.test(String(line))) return '"Set-Cookie"';
   return undefined;
 }

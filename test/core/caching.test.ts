@@ -6,7 +6,8 @@ import { notModified } from '../../core/response/etag.js';
 // The etag() hook's answer part and res.fresh(), called directly: which answers get a validator, which become a
 // 304 and what a 304 keeps (hono #972, #1195, #3536, #4401, #5191 are the checklist).
 
-const answerOf = etag().answer!;
+// etag() answers at once, never with a promise.
+const answerOf = etag().answer! as (req: HookRequest, out: Answer) => Answer | void;
 const request = (headers: Record<string, string> = {}, method = 'GET') =>
   ({ method, headers }) as unknown as HookRequest;
 const ok = (body: Answer['body'] = '{"id":1}', headers: Record<string, string> = {}): Answer => ({

@@ -10,6 +10,8 @@ export interface RawResponse {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: string;
+  /** The `Set-Cookie` lines, in order (`headers` keeps only the last). */
+  readonly cookies?: readonly string[];
   /** The whole response with the Date header removed (it is the only part allowed to differ). */
   readonly wire: string;
   /** Answered by `toFetch()` in process: no server framed it, so a body it carries has no Content-Length. */
@@ -141,13 +143,16 @@ export function parseResponse(text: string): RawResponse {
   // Deno answers an HTTP/1.0 request in HTTP/1.0.
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine!)?.[1]);
   const headers: Record<string, string> = {};
+  const cookies: string[] = [];
   for (const line of headerLines) {
     const colon = line.indexOf(':');
-    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+    const name = line.slice(0, colon).toLowerCase();
+    headers[name] = line.slice(colon + 1).trim();
+    if (name === 'set-cookie') cookies.push(headers[name]!);
   }
   const body = Buffer.from(text.slice(split + 4), 'latin1').toString('utf8');
   const wire = text.replace(/^Date: [^\r]*\r\n/m, '');
-  return { status, headers, body, wire };
+  return { status, headers, body, wire, cookies };
 }
 
 /** One request over a fresh connection, answered and parsed. */

@@ -60,11 +60,21 @@ export async function inProcess(handler: FetchHandler, request: RawRequest): Pro
   const response = await handler(toRequest(request));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
+  // forEach joins Set-Cookie lines with commas; getSetCookie() keeps them apart, as the wire does.
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies.at(-1)!;
   const body = await response.text();
-  const wire = [`HTTP/1.1 ${response.status}`, ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`)].join(
-    '\r\n',
-  );
-  return { status: response.status, headers, body, wire: `${wire}\r\n\r\n${body}`, inProcess: true };
+  const lines = Object.entries(headers).filter(([n]) => n !== 'set-cookie');
+  for (const line of cookies) lines.push(['set-cookie', line]);
+  const wire = [`HTTP/1.1 ${response.status}`, ...lines.map(([n, v]) => `${n}: ${v}`)].join('\r\n');
+  return {
+    status: response.status,
+    headers,
+    body,
+    cookies,
+    wire: `${wire}\r\n\r\n${body}`,
+    inProcess: true,
+  };
 }
 
 /** Asserts that two answers agree on status, body and every header that matters. */
@@ -73,6 +83,7 @@ export function sameAnswer(actual: RawResponse, expected: RawResponse, label: st
   assert.is(actual.body, expected.body, `${label}: body`);
   for (const name of ANSWER_HEADERS)
     assert.is(actual.headers[name], expected.headers[name], `${label}: ${name}`);
+  assert.equal(actual.cookies ?? [], expected.cookies ?? [], `${label}: set-cookie lines`);
   // In process nothing is chunked: a declared length (HEAD's, an empty body's) is node's, and a body the
   // Response carries undeclared, which whoever serves it frames, is as long as node's.
   const length = actual.headers['content-length'];

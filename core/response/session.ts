@@ -1,0 +1,169 @@
+// session(): req.session kept in one encrypted, authenticated cookie; no store, so it runs on every runtime.
+import type { StandardSchemaV1 } from '../schema/standard.js';
+import { clearCookieLine, setCookieLine, type CookieOptions } from './set-cookie.js';
+import { withCookies } from './render.js';
+import { NullObject } from '../util/null-object.js';
+import { open, seal, sealKeys } from '../util/seal.js';
+import type { Answer, Hook, HookRequest } from '../define/hooks.js';
+
+/** What a session holds: JSON values by name. Declare your app's fields by augmenting it, or give a schema. */
+export interface SessionData {
+  [field: string]: unknown;
+}
+
+/** What `session()` takes. */
+export interface SessionOptions<S = undefined> {
+  /** The secret the cookie is sealed with, 32 characters or more (from the environment, never from the code). */
+  readonly secret?: string;
+  /** Secrets for rotation: the first seals, every one opens; drop an old one once its cookies have expired. */
+  readonly secrets?: readonly string[];
+  /** The cookie's name; default `__Host-session` (HTTPS only, this host only, path `/`). */
+  readonly name?: string;
+  /** Seconds a session lives after it was last written; default 14 days. */
+  readonly maxAge?: number;
+  /** A Standard Schema (zod, valibot, arktype) the session must match: it types `of(req)`, and a cookie that no
+   * longer matches (an older shape) is an empty session. */
+  readonly schema?: S;
+  /** The cookie's other attributes; default `{ secure: true, sameSite: 'Lax' }`, always `HttpOnly`. */
+  readonly cookie?: Pick<CookieOptions, 'secure' | 'sameSite' | 'domain' | 'path' | 'partitioned'>;
+}
+
+/** The data a session of this schema holds. */
+export type SessionOf<S> = S extends StandardSchemaV1
+  ? Partial<StandardSchemaV1.InferOutput<S>>
+  : SessionData;
+
+/** The hook `session()` makes, with `of(req)` to read the request's session with the schema's type. */
+export interface SessionHook<S = undefined> extends Hook {
+  /** The request's session (the same object as `req.session`), typed by the schema. */
+  of(req: { readonly session: unknown }): SessionOf<S>;
+}
+
+/** A browser keeps a cookie of 4096 bytes, name and attributes included (RFC 6265bis §5.6). */
+export const MAX_COOKIE_BYTES = 4096;
+const DEFAULT_MAX_AGE = 14 * 24 * 60 * 60;
+const MIN_SECRET = 32;
+const OPTIONS: ReadonlySet<string> = new Set(['secret', 'secrets', 'name', 'maxAge', 'schema', 'cookie']);
+
+/** Where a request's session and what it was when read are kept, on the request itself. */
+const STATE = Symbol('session.state');
+type Held = HookRequest & { session: SessionData; [STATE]?: { loaded: string; sent: boolean } };
+
+/**
+ * `req.session` for the routes of a scope or a resource: `scope({ hooks: [session({ secret:
+ * process.env.SESSION_SECRET })] }, posts)`. The session is one cookie sealed with AES-256-GCM (WebCrypto,
+ * keys derived with HKDF from each secret), its expiry inside the seal; it is written only when the handler
+ * changed it, and removed when emptied. A cookie that is tampered with, truncated, expired, sealed with a
+ * secret not in the list, or of another shape than the schema is an empty session, never an error.
+ */
+export function session<S = undefined>(options: SessionOptions<S>): SessionHook<S> {
+  const call = 'session(options)';
+  if (options === null || typeof options !== 'object')
+    throw new TypeError(`${call}: options must be an object such as { secret: process.env.SESSION_SECRET }`);
+  for (const key of Object.keys(options))
+    if (!OPTIONS.has(key))
+      throw new TypeError(`${call}: unknown option "${key}"; it takes ${[...OPTIONS].join(', ')}`);
+  const secrets = secretsOf(options, call);
+  const name = options.name ?? '__Host-session';
+  const maxAge = options.maxAge ?? DEFAULT_MAX_AGE;
+  const attributes: CookieOptions = {
+    secure: true,
+    sameSite: 'Lax',
+    ...options.cookie,
+    httpOnly: true,
+    maxAge,
+  };
+  // Every attribute checked now, so a bad one fails at start-up rather than on the first sign-in.
+  setCookieLine(name, 'x', attributes);
+  const schema = options.schema;
+  if (
+    schema !== undefined &&
+    typeof (schema as Partial<StandardSchemaV1>)['~standard']?.validate !== 'function'
+  )
+    throw new TypeError(`${call}: schema must be a Standard Schema (zod, valibot, arktype)`);
+  const keys = sealKeys(secrets, `session ${name}`);
+
+  /** The session a cookie holds, or `undefined` for one that cannot be trusted or has expired. */
+  async function read(cookie: string): Promise<SessionData | undefined> {
+    const text = await open(keys, cookie, name);
+    if (text === undefined) return undefined;
+    let payload: { d?: unknown; e?: unknown };
+    try {
+      payload = JSON.parse(text) as typeof payload;
+    } catch {
+      return undefined;
+    }
+    if (typeof payload.e !== 'number' || payload.e <= Date.now()) return undefined;
+    const data = payload.d;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+    if (schema !== undefined && !matches(schema as StandardSchemaV1, data)) return undefined;
+    return Object.assign(new NullObject(), data) as SessionData;
+  }
+
+  function request(req: HookRequest): void | Promise<void> {
+    const held = req as Held;
+    const cookie = req.cookies[name];
+    if (cookie === undefined) {
+      held.session = new NullObject() as SessionData;
+      held[STATE] = { loaded: '{}', sent: false };
+      return;
+    }
+    return read(cookie).then((data) => {
+      held.session = data ?? (new NullObject() as SessionData);
+      // A cookie that could not be read is removed by the next answer, as an emptied session is.
+      held[STATE] = { loaded: data === undefined ? '' : JSON.stringify(data), sent: true };
+    });
+  }
+
+  function answer(req: HookRequest, out: Answer): Answer | void | Promise<Answer> {
+    const held = req as Held;
+    const state = held[STATE];
+    // A request refused before the hook read its cookie, or a server failure (its work half done), sends nothing.
+    if (state === undefined || out.status >= 500) return;
+    const text = JSON.stringify(held.session);
+    if (text === state.loaded) return;
+    if (text === '{}') return state.sent ? withCookies(out, [clearCookieLine(name, attributes)]) : undefined;
+    if (schema !== undefined && !matches(schema as StandardSchemaV1, held.session))
+      throw new TypeError(
+        `session(): req.session does not match its schema; set only the fields it declares`,
+      );
+    return seal(keys, JSON.stringify({ d: held.session, e: Date.now() + maxAge * 1000 }), name).then(
+      (sealed) => {
+        const line = setCookieLine(name, sealed, attributes);
+        if (new TextEncoder().encode(line).byteLength > MAX_COOKIE_BYTES)
+          throw new RangeError(
+            `session(): the sealed session is ${line.length} bytes, over the ${MAX_COOKIE_BYTES} a browser keeps; keep ids in it, not records`,
+          );
+        return withCookies(out, [line]);
+      },
+    );
+  }
+
+  return Object.freeze({
+    kind: 'hook' as const,
+    name: 'session',
+    request,
+    answer,
+    of: (req: { readonly session: unknown }) => req.session as SessionOf<S>,
+  });
+}
+
+function secretsOf(options: SessionOptions<unknown>, call: string): readonly string[] {
+  if ((options.secret === undefined) === (options.secrets === undefined))
+    throw new TypeError(`${call}: give secret, or secrets (a list, the first one sealing), not both`);
+  const secrets = options.secrets ?? [options.secret];
+  if (!Array.isArray(secrets) || secrets.length === 0)
+    throw new TypeError(`${call}: secrets must be a non-empty list of strings`);
+  for (const secret of secrets)
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET)
+      throw new TypeError(
+        `${call}: a secret must be a string of ${MIN_SECRET} characters or more, e.g. from \`openssl rand -base64 32\``,
+      );
+  return Object.freeze([...(secrets as string[])]);
+}
+
+/** Whether `value` matches a Standard Schema that answers at once (one that answers with a promise never does). */
+function matches(schema: StandardSchemaV1, value: unknown): boolean {
+  const result = schema['~standard'].validate(value);
+  return !('then' in result) && result.issues === undefined;
+}
