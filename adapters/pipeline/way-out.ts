@@ -78,6 +78,8 @@ export function way(
    * `handlerTimeout`, when the answer is a `503` without the hooks, so that none can hold a connection forever.
    */
   function settle(x: Exchange, final: Promise<Rendered>): void {
+    // Requests pipelined behind this one wait until its answer is written.
+    x.hold();
     let done = false;
     const timer = setTimeout(() => {
       if (done) return;
