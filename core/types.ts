@@ -1,6 +1,7 @@
 // The types every stage shares: a route record, a table, a match, the request a handler receives.
 import type { Cookies } from './request/cookies.js';
 import type { SessionData } from './response/session.js';
+import type { Flash } from './response/flash.js';
 import type { Action } from './define/actions.js';
 import type { Guard } from './define/guards.js';
 import type { Reply, Result } from './response/reply.js';
@@ -92,6 +93,8 @@ export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = un
    * (`session.of(req)` gives it the schema's type). Reading it on a route without the hook throws.
    */
   readonly session: SessionData;
+  /** The messages `res.flash()` left for this request (shown once, then gone), read from the session. */
+  readonly flashes: readonly Flash[];
   /** The first of `types` the client's `Accept` header prefers, or `false` if it takes none. */
   accepts(...types: string[]): string | false;
 }

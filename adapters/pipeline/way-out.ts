@@ -4,6 +4,7 @@ import { HttpError } from '../../core/errors.js';
 import type { HookRequest } from '../../core/define/hooks.js';
 import { renderError, renderResult, type Rendered } from '../../core/response/render.js';
 import { Reply } from '../../core/response/reply.js';
+import { hasSession } from '../../core/response/session.js';
 import type { Request, Route } from '../../core/types.js';
 import { ABORTED, type Exchange } from './exchange.js';
 import { HookAnswer, runAnswerHooks, type HookPlan } from './hook-plan.js';
@@ -33,6 +34,16 @@ export function way(
 
   /** The handler's value rendered, checked against the documentation when asked, and sent. */
   function respond(x: Exchange, out: unknown, reply: Reply): void {
+    if (reply.flashes !== null) {
+      if (!hasSession(x))
+        return fail(
+          x,
+          new TypeError(
+            `res.flash(): ${x.route?.name ?? 'this route'} has no session to keep messages in; add session({ secret }) to its scope's hooks`,
+          ),
+        );
+      x.flashesNext = reply.flashes;
+    }
     let rendered: Rendered;
     try {
       rendered = renderResult(out, reply.headers, reply.cookies);

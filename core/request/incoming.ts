@@ -5,6 +5,7 @@ import { NullObject } from '../util/null-object.js';
 import { parseCookies, type Cookies } from './cookies.js';
 import type { SessionData } from '../response/session.js';
 import { SILENT, type Logger } from '../util/logger.js';
+import { NO_FLASHES, type Flash } from '../response/flash.js';
 import type { Headers, Query, Request, Route } from '../types.js';
 
 const EMPTY_QUERY: Query = Object.freeze(new NullObject());
@@ -33,6 +34,10 @@ export class IncomingRequest<P = Readonly<Record<string, string>>> implements Re
   #session: SessionData | undefined = undefined;
   /** The request's logger: a no-op unless a hook (`requestLog()`) sets a child of the app's. */
   log: Logger = SILENT;
+  /** The messages left for this request: `session()` reads them from its cookie. */
+  flashes: readonly Flash[] = NO_FLASHES;
+  /** The messages this request's handler left for the next one (`res.flash()`), for `session()` to keep. */
+  flashesNext: readonly Flash[] | undefined = undefined;
 
   constructor(public method: string) {}
 

@@ -1,6 +1,7 @@
 // What handlers answer with: Result values (json, created, html, redirect…) and the Reply helper `res`.
 import { escapeHtml, Html, htmlTemplate, type HtmlValue } from './html.js';
 import { isFresh, weakTag } from '../request/conditional.js';
+import { flashOf, type Flash } from './flash.js';
 import { NullObject } from '../util/null-object.js';
 import { headerKey, unsendableHeader } from '../util/headers.js';
 import { clearCookieLine, setCookieLine, type CookieOptions } from './set-cookie.js';
@@ -113,6 +114,19 @@ export class Reply {
    */
   cookie(name: string, value: string, options?: CookieOptions): this {
     (this.cookies ??= []).push(setCookieLine(name, value, options));
+    return this;
+  }
+
+  /** Messages for the next page this client sees (`flash()`), in order (null until the first). */
+  flashes: Flash[] | null = null;
+
+  /**
+   * Leaves a message for the next page this client sees, once: `res.flash('notice', 'Post created.')` before a
+   * `303`. Kept in the session's cookie, so the route needs `session()`; views and error pages read
+   * `req.flashes`.
+   */
+  flash(type: string, message: string): this {
+    (this.flashes ??= []).push(flashOf(type, message));
     return this;
   }
 

@@ -3,6 +3,7 @@ import type { StandardSchemaV1 } from '../schema/standard.js';
 import { clearCookieLine, setCookieLine, type CookieOptions } from './set-cookie.js';
 import { withCookies } from './render.js';
 import { NullObject } from '../util/null-object.js';
+import { flashesFrom, NO_FLASHES, type Flash } from './flash.js';
 import { open, seal, sealKeys } from '../util/seal.js';
 import type { Answer, Hook, HookRequest } from '../define/hooks.js';
 
@@ -47,7 +48,17 @@ const OPTIONS: ReadonlySet<string> = new Set(['secret', 'secrets', 'name', 'maxA
 
 /** Where a request's session and what it was when read are kept, on the request itself. */
 const STATE = Symbol('session.state');
-type Held = HookRequest & { session: SessionData; [STATE]?: { loaded: string; sent: boolean } };
+type Held = HookRequest & {
+  session: SessionData;
+  flashes: readonly Flash[];
+  readonly flashesNext?: readonly Flash[];
+  [STATE]?: { loaded: string; sent: boolean };
+};
+
+/** Whether `session()` read this request's cookie: what `res.flash()` needs to keep its messages. */
+export function hasSession(req: object): boolean {
+  return (req as Held)[STATE] !== undefined;
+}
 
 /**
  * `req.session` for the routes of a scope or a resource: `scope({ hooks: [session({ secret:
@@ -84,10 +95,10 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
   const keys = sealKeys(secrets, `session ${name}`);
 
   /** The session a cookie holds, or `undefined` for one that cannot be trusted or has expired. */
-  async function read(cookie: string): Promise<SessionData | undefined> {
+  async function read(cookie: string): Promise<{ data: SessionData; flashes: readonly Flash[] } | undefined> {
     const text = await open(keys, cookie, name);
     if (text === undefined) return undefined;
-    let payload: { d?: unknown; e?: unknown };
+    let payload: { d?: unknown; e?: unknown; f?: unknown };
     try {
       payload = JSON.parse(text) as typeof payload;
     } catch {
@@ -97,7 +108,7 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     const data = payload.d;
     if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
     if (schema !== undefined && !matches(schema as StandardSchemaV1, data)) return undefined;
-    return Object.assign(new NullObject(), data) as SessionData;
+    return { data: Object.assign(new NullObject(), data) as SessionData, flashes: flashesFrom(payload.f) };
   }
 
   function request(req: HookRequest): void | Promise<void> {
@@ -108,10 +119,13 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
       held[STATE] = { loaded: '{}', sent: false };
       return;
     }
-    return read(cookie).then((data) => {
-      held.session = data ?? (new NullObject() as SessionData);
-      // A cookie that could not be read is removed by the next answer, as an emptied session is.
-      held[STATE] = { loaded: data === undefined ? '' : JSON.stringify(data), sent: true };
+    return read(cookie).then((found) => {
+      held.session = found?.data ?? (new NullObject() as SessionData);
+      held.flashes = found?.flashes ?? NO_FLASHES;
+      // A cookie that could not be read is removed by the next answer, as an emptied session is; one that
+      // carried messages is written again without them, as they are shown now.
+      const loaded = found === undefined || found.flashes.length > 0 ? '' : JSON.stringify(found.data);
+      held[STATE] = { loaded, sent: true };
     });
   }
 
@@ -121,22 +135,28 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     // A request refused before the hook read its cookie, or a server failure (its work half done), sends nothing.
     if (state === undefined || out.status >= 500) return;
     const text = JSON.stringify(held.session);
-    if (text === state.loaded) return;
-    if (text === '{}') return state.sent ? withCookies(out, [clearCookieLine(name, attributes)]) : undefined;
+    // Messages are left only by an answer that is not a refusal: a 303 after a write, a page.
+    const next = out.status < 400 ? held.flashesNext : undefined;
+    if (text === state.loaded && next === undefined) return;
+    if (text === '{}' && next === undefined)
+      return state.sent ? withCookies(out, [clearCookieLine(name, attributes)]) : undefined;
     if (schema !== undefined && !matches(schema as StandardSchemaV1, held.session))
       throw new TypeError(
         `session(): req.session does not match its schema; set only the fields it declares`,
       );
-    return seal(keys, JSON.stringify({ d: held.session, e: Date.now() + maxAge * 1000 }), name).then(
-      (sealed) => {
-        const line = setCookieLine(name, sealed, attributes);
-        if (new TextEncoder().encode(line).byteLength > MAX_COOKIE_BYTES)
-          throw new RangeError(
-            `session(): the sealed session is ${line.length} bytes, over the ${MAX_COOKIE_BYTES} a browser keeps; keep ids in it, not records`,
-          );
-        return withCookies(out, [line]);
-      },
-    );
+    const payload = {
+      d: held.session,
+      e: Date.now() + maxAge * 1000,
+      ...(next === undefined ? {} : { f: next }),
+    };
+    return seal(keys, JSON.stringify(payload), name).then((sealed) => {
+      const line = setCookieLine(name, sealed, attributes);
+      if (new TextEncoder().encode(line).byteLength > MAX_COOKIE_BYTES)
+        throw new RangeError(
+          `session(): the sealed session is ${line.length} bytes, over the ${MAX_COOKIE_BYTES} a browser keeps; keep ids in it, not records`,
+        );
+      return withCookies(out, [line]);
+    });
   }
 
   return Object.freeze({
