@@ -6,8 +6,11 @@ import { HttpError } from '../errors.js';
 import { LIMITS } from '../util/limits.js';
 import { NullObject } from '../util/null-object.js';
 
-/** The request body formats sevenfold parses; anything else is refused with `415`. */
-export type BodyFormat = 'json' | 'form';
+/**
+ * The request body formats sevenfold parses (multipart only for a route with a file field); anything else is
+ * refused with `415`.
+ */
+export type BodyFormat = 'json' | 'form' | 'multipart';
 
 const FORMATS: ReadonlyMap<string, BodyFormat> = new Map([
   ['application/json', 'json'],
@@ -18,7 +21,11 @@ const FORMATS: ReadonlyMap<string, BodyFormat> = new Map([
  * The body format from a request's `Content-Type` and `Content-Encoding`, or a `415`
  * `HttpError`: only JSON and urlencoded, in UTF-8, with no content coding, are taken.
  */
-export function bodyFormat(contentType: string | undefined, contentEncoding: string | undefined): BodyFormat {
+export function bodyFormat(
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+  uploads = false,
+): BodyFormat {
   if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
     throw new HttpError(
       415,
@@ -35,6 +42,8 @@ export function bodyFormat(contentType: string | undefined, contentEncoding: str
   const known = SEEN_TYPES.get(contentType);
   if (known !== undefined) return known;
   const { type, parameters } = parseContentType(contentType);
+  // Each upload has its own boundary, so multipart types are never cached.
+  if (uploads && type === 'multipart/form-data') return 'multipart';
   const format = FORMATS.get(type);
   if (format === undefined) {
     throw new HttpError(
@@ -58,7 +67,11 @@ const SEEN_TYPES = new Map<string, BodyFormat>();
  * and `constructor.prototype` keys are refused, and nesting deeper than `maxDepth` is a `400`;
  * form fields land in an object without Object.prototype.
  */
-export function parseBody(format: BodyFormat, text: string, maxDepth: number = LIMITS.maxJsonDepth): unknown {
+export function parseBody(
+  format: 'json' | 'form',
+  text: string,
+  maxDepth: number = LIMITS.maxJsonDepth,
+): unknown {
   return format === 'json' ? parseJson(text, maxDepth) : parseForm(text);
 }
 
