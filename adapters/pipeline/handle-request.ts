@@ -4,7 +4,7 @@ import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { isCrossSite, CROSS_SITE } from '../../core/request/cross-site.js';
 import { isUrlencoded, overriddenMethod } from '../../core/request/method-override.js';
-import { bodyFormat, parseBody } from '../../core/request/parse-body.js';
+import { bodyFormat, NOT_MULTIPART, parseBody } from '../../core/request/parse-body.js';
 import { originUrl, splitTarget } from '../../core/request/target.js';
 import { renderMiss } from '../../core/response/render.js';
 import { Reply } from '../../core/response/reply.js';
@@ -253,6 +253,8 @@ export function createPipeline(
   /** 6. The body against its schema (urlencoded bodies are text, coerced by the schema's types). */
   function checkRequestBody(x: Exchange, plan: RoutePlan | undefined): void {
     if (plan?.checks?.body === undefined) return runHandler(x);
+    // A form read before matching (method override) is urlencoded: it cannot carry the files this route takes.
+    if (plan.files.length > 0 && x.format !== 'multipart') return fail(x, NOT_MULTIPART);
     deadlines.step(
       x,
       () => checkBody(x, plan, x.format !== 'json'),

@@ -18,7 +18,7 @@ import {
   type SchemaCompiler,
 } from '../../core/schema/checks.js';
 import { fieldErrors } from '../../core/schema/messages.js';
-import { fileFields } from '../../core/schema/files.js';
+import { fileFields } from '../../core/request/file-fields.js';
 import type { Query, Route, RouteTable } from '../../core/types.js';
 import type { IncomingRequest } from '../../core/request/incoming.js';
 

@@ -38,12 +38,12 @@ export function bodyFormat(
       'a Content-Type header is required: application/json or application/x-www-form-urlencoded',
     );
   }
+  // Each upload has its own boundary, so multipart types are never cached.
+  if (uploads) return multipartOnly(contentType);
   // Clients send the same few Content-Type values over and over; each is parsed once.
   const known = SEEN_TYPES.get(contentType);
   if (known !== undefined) return known;
   const { type, parameters } = parseContentType(contentType);
-  // Each upload has its own boundary, so multipart types are never cached.
-  if (uploads && type === 'multipart/form-data') return 'multipart';
   const format = FORMATS.get(type);
   if (format === undefined) {
     throw new HttpError(
@@ -57,6 +57,17 @@ export function bodyFormat(
   }
   if (SEEN_TYPES.size < 64) SEEN_TYPES.set(contentType, format);
   return format;
+}
+
+/** The `415` for a body other than multipart/form-data sent to a route with file fields. */
+export const NOT_MULTIPART = new HttpError(
+  415,
+  'this route takes file uploads: send multipart/form-data (a form with enctype="multipart/form-data")',
+);
+
+function multipartOnly(contentType: string): BodyFormat {
+  if (parseContentType(contentType).type !== 'multipart/form-data') throw NOT_MULTIPART;
+  return 'multipart';
 }
 
 // Accepted Content-Type values already parsed; bounded, so a client cannot grow it.

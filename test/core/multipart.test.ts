@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HttpError } from '../../core/index.js';
+import { HttpError, openapi, paths, resource } from '../../core/index.js';
 import { boundaryOf, MultipartParser, UPLOAD_LIMITS } from '../../core/request/multipart.js';
-import { fileFields, isFileSchema } from '../../core/schema/files.js';
+import { fileFields, isFileSchema } from '../../core/request/file-fields.js';
 
 const B = 'xYz';
 const BODY =
@@ -63,6 +63,38 @@ test('fileFields :: format binary and contentMediaType strings are files; nothin
     ['f'],
   );
   assert.equal(fileFields(undefined), []);
+});
+
+const Avatar = {
+  type: 'object',
+  required: ['name', 'picture'],
+  properties: { name: { type: 'string' }, picture: { type: 'string', format: 'binary' } },
+} as const;
+const avatars = resource(
+  'avatars',
+  { create: () => ({}), update: () => ({}) },
+  { schemas: { create: { body: Avatar }, update: { body: Avatar } } },
+);
+
+test('paths().form() :: a route with a file field gets enctype multipart/form-data; PATCH with files is refused', () => {
+  const p = paths(avatars);
+  assert.equal(p.avatars.create.form(), {
+    action: '/avatars',
+    method: 'POST',
+    enctype: 'multipart/form-data',
+    fields: {},
+  });
+  assert.throws(() => p.avatars.update.form({ avatar_id: '1' }), /cannot upload files with P(UT|ATCH)/);
+});
+
+test('openapi() :: a route with a file field documents multipart/form-data with its binary fields', () => {
+  const doc = openapi(avatars) as any;
+  const content = doc.paths['/avatars'].post.requestBody.content;
+  assert.equal(Object.keys(content), ['multipart/form-data']);
+  assert.equal(content['multipart/form-data'].schema.properties.picture, {
+    type: 'string',
+    format: 'binary',
+  });
 });
 
 test.run();

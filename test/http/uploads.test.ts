@@ -201,10 +201,15 @@ served('uploads :: a route with no file field refuses multipart with 415, as bef
 });
 
 served(
-  'uploads :: an upload route still takes JSON for its text fields (the schema decides)',
+  'uploads :: an upload route refuses JSON and urlencoded bodies with 415: text would pass for a file',
   async ({ servers }) => {
-    const r = await everywhere(servers, post('{"title":"T"}', { 'Content-Type': 'application/json' }));
-    assert.is(r.status, 422, r.body);
+    for (const [type, text] of [
+      ['application/json', '{"title":"T","file":"not a file"}'],
+      ['application/x-www-form-urlencoded', 'title=T&file=not+a+file'],
+    ] as const) {
+      const r = await everywhere(servers, post(text, { 'Content-Type': type }));
+      expectProblem(415, /takes file uploads/)(r);
+    }
   },
 );
 
