@@ -33,7 +33,11 @@ export function readUploads(
     (chunk) => parser.write(chunk),
     (x, error) => {
       try {
-        if (error !== undefined) throw error;
+        // A body refused part way is not read to its end: its connection cannot be reused.
+        if (error !== undefined) {
+          x.closeAfter();
+          throw error;
+        }
         parser.end();
         x.body = uploadBody(parser, fileFields);
       } catch (refusal) {

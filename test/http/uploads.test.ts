@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
 import { resource } from '../../core/index.js';
-import { expectProblem, json, type RawRequest, type RawResponse } from '../support/http.js';
+import { chunked, expectProblem, json, type RawRequest, type RawResponse } from '../support/http.js';
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
 import { onEvery, withServers } from '../support/servers.js';
 
@@ -82,6 +82,16 @@ served(
     });
   },
 );
+
+served('uploads :: a chunked upload split inside its boundaries reads the same', async ({ servers }) => {
+  const pieces = GOOD.match(/[\s\S]{1,7}/g)!;
+  const r = await onEvery(servers, {
+    ...post(chunked(pieces)),
+    headers: { ...TYPE, 'Transfer-Encoding': 'chunked' },
+  });
+  assert.is(r.status, 200, r.body);
+  assert.is(json(r).file.text, 'file bytes\r\n--');
+});
 
 served(
   'uploads :: contentMediaType marks a file field too; a chosen-no-file input is no file',
