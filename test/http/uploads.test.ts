@@ -1,6 +1,14 @@
+import { connect } from 'node:net';
 import * as assert from 'uvu/assert';
 import { resource } from '../../core/index.js';
-import { chunked, expectProblem, json, type RawRequest, type RawResponse } from '../support/http.js';
+import {
+  chunked,
+  expectProblem,
+  json,
+  wholeAnswer,
+  type RawRequest,
+  type RawResponse,
+} from '../support/http.js';
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
 import { onEvery, withServers } from '../support/servers.js';
 
@@ -159,6 +167,61 @@ for (const [name, text, detail] of tooLarge)
     expectProblem(413, detail)(r);
     assert.is(r.headers.connection, 'close');
   });
+
+/** The answer to a chunked request whose body never ends: only `first` of it is ever sent. */
+function answerBeforeTheEnd(url: string, first: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const head = `POST /uploads HTTP/1.1\r\nHost: test.local\r\nContent-Type: ${TYPE['Content-Type']}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(Number(port), hostname, () => socket.write(head + chunked([first]).slice(0, -5)));
+    socket.on('data', (data) => {
+      text += data;
+      if (!wholeAnswer(text, false)) return;
+      socket.destroy();
+      resolve(text);
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text));
+  });
+}
+
+served(
+  'uploads :: a file past its limit is refused before the rest of the body is sent',
+  async ({ servers }) => {
+    const first = `${part('title', 'T')}--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'x'.repeat(100)}`;
+    for (const { name, running } of servers) {
+      const answer = await answerBeforeTheEnd(running.url, first);
+      assert.match(answer, /^HTTP\/1\.1 413 /, name);
+      assert.match(answer, /uploads\.fileSize: 64/, name);
+      assert.match(answer, /\r\nConnection: close\r\n/i, name);
+    }
+  },
+);
+
+served('uploads :: toFetch cancels the rest of a stream once a limit is passed', async () => {
+  let cancelled = false;
+  let pulls = 0;
+  const start = new TextEncoder().encode(
+    `${part('title', 'T')}--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`,
+  );
+  const body = new ReadableStream<Uint8Array>({
+    pull: (controller) => controller.enqueue(pulls++ === 0 ? start : new Uint8Array(16).fill(120)),
+    cancel: () => void (cancelled = true),
+  });
+  const response = await handler(
+    new Request('http://test.local/uploads', {
+      method: 'POST',
+      headers: TYPE,
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+  assert.is(response.status, 413);
+  assert.match(await response.text(), /uploads\.fileSize: 64/);
+  assert.ok(cancelled);
+  assert.ok(pulls < 10, `${pulls} chunks pulled`);
+});
 
 served('uploads :: a declared length past total is 413 before a byte is read', async ({ servers }) => {
   const r = await onEvery(servers, {
