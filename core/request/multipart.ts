@@ -3,6 +3,8 @@
 import { parse as parseContentType } from 'content-type';
 import { HttpError } from '../errors.js';
 import { NullObject } from '../util/null-object.js';
+import { concat, concatAll, indexOf } from '../util/bytes.js';
+import { dispositionParams, utf8 } from './part-headers.js';
 
 /** The limits of a `multipart/form-data` body; each one passed is a `413` naming it. */
 export interface UploadLimits {
@@ -259,55 +261,4 @@ function add<T>(into: Record<string, T | T[]>, name: string, value: T): void {
   if (seen === undefined) into[name] = value;
   else if (Array.isArray(seen)) seen.push(value);
   else into[name] = [seen, value];
-}
-
-/** Header text came in as latin1 (one char per byte); browsers send names in UTF-8. */
-function utf8(latin1: string): string {
-  const bytes = Uint8Array.from(latin1, (c) => c.charCodeAt(0));
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    return latin1;
-  }
-}
-
-/** The parameters of `form-data; name="a"; filename="b.txt"` (quoted or not, with `\"` escapes). */
-function dispositionParams(value: string): Map<string, string> | undefined {
-  const params = new Map<string, string>();
-  const kind = /^\s*form-data\s*(;|$)/i.exec(value);
-  if (kind === null) return undefined;
-  const pattern = /;?\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/gy;
-  pattern.lastIndex = kind[0].length - (kind[1] === ';' ? 1 : 0);
-  let found: RegExpExecArray | null;
-  while ((found = pattern.exec(value)) !== null) {
-    const key = found[1]!.toLowerCase();
-    if (!params.has(key))
-      params.set(key, found[2] !== undefined ? found[2].replace(/\\(.)/g, '$1') : found[3]!.trim());
-  }
-  return params;
-}
-
-function indexOf(bytes: Uint8Array, needle: Uint8Array): number {
-  const first = needle[0]!;
-  const last = bytes.byteLength - needle.byteLength;
-  for (let at = bytes.indexOf(first); at !== -1 && at <= last; at = bytes.indexOf(first, at + 1)) {
-    let i = 1;
-    while (i < needle.byteLength && bytes[at + i] === needle[i]) i++;
-    if (i === needle.byteLength) return at;
-  }
-  return -1;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a);
-  out.set(b, a.byteLength);
-  return out;
-}
-
-function concatAll(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) (out.set(chunk, at), (at += chunk.byteLength));
-  return out;
 }
