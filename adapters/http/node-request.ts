@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../core/errors.js';
 import type { OriginHeaders } from '../../core/request/cross-site.js';
 import type { Rendered } from '../../core/response/render.js';
-import { ABORTED, Exchange, type BodyDone, type BodyHeaders } from '../pipeline/exchange.js';
+import { ABORTED, Exchange, type BodyDone, type BodyHeaders, type StreamDone } from '../pipeline/exchange.js';
 import { BodyReader } from './body-reader.js';
+import { streamBody } from './stream-reader.js';
 import { bodyHeadersObject, readHead, type Head } from './raw-headers.js';
 import { occupy, release } from './connection.js';
 import { send } from './send.js';
@@ -118,6 +119,14 @@ export class NodeRequest extends Exchange {
     if (req.readableEnded) return done(this, undefined, READ_ALREADY);
     if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
     new BodyReader(this, limit, done).start();
+  }
+
+  readStream(headers: BodyHeaders, take: (chunk: Uint8Array) => void, done: StreamDone): void {
+    const { req, res } = this;
+    if (req.destroyed) return done(this, ABORTED);
+    if (req.readableEnded) return done(this, READ_ALREADY);
+    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+    streamBody(this, req, take, done);
   }
 
   write(out: Rendered): void {

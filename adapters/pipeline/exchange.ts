@@ -19,6 +19,9 @@ export interface BodyHeaders {
 /** Where a body read ends: its UTF-8 text, or why there is none (`ABORTED` when the client went away). */
 export type BodyDone = (exchange: Exchange, text: string | undefined, error: unknown) => void;
 
+/** Where a streamed body read ends: `undefined` once every byte was taken, else why it stopped. */
+export type StreamDone = (exchange: Exchange, error: unknown) => void;
+
 /** The outcome of a body read whose client went away: there is nobody left to answer. */
 export const ABORTED = Symbol('request aborted');
 
@@ -45,6 +48,8 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   guardsRun = 0;
   /** How the body is parsed, once its headers are checked. */
   format: BodyFormat | undefined = undefined;
+  /** An upload's files, set apart while the schema checks its text fields. */
+  files: Record<string, File | File[]> | undefined = undefined;
   /** The table's matcher, handed over only where hooks run before matching and may ask `allowed()`. */
   matcher: Matcher | undefined = undefined;
   /** What made the answer a `500` or `503`, as `onError` got it: the request's line in a log names it. */
@@ -103,6 +108,12 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
    * `100-continue` client first; `done` gets it once.
    */
   abstract readBody(headers: BodyHeaders, limit: number, done: BodyDone): void;
+
+  /**
+   * Reads the body chunk by chunk into `take`; a throw from `take` stops the read (the rest unread) and is
+   * `done`'s error. Invites a `100-continue` client first.
+   */
+  abstract readStream(headers: BodyHeaders, take: (chunk: Uint8Array) => void, done: StreamDone): void;
 
   /** Writes the answer; throws when the platform refuses it (a header value with CR/LF). */
   abstract write(out: Rendered): void;

@@ -4,7 +4,7 @@ import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { isCrossSite, CROSS_SITE } from '../../core/request/cross-site.js';
 import { isUrlencoded, overriddenMethod } from '../../core/request/method-override.js';
-import { bodyFormat, parseBody } from '../../core/request/parse-body.js';
+import { bodyFormat, NOT_MULTIPART, parseBody } from '../../core/request/parse-body.js';
 import { originUrl, splitTarget } from '../../core/request/target.js';
 import { renderMiss } from '../../core/response/render.js';
 import { Reply } from '../../core/response/reply.js';
@@ -21,6 +21,7 @@ import { formRoutes, sharedGuards, type Found } from './form-routes.js';
 import { tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
 import { beforeBody, checkBody, routePlans, runGuards, type RoutePlan } from './route-plan.js';
 import { settle, type DispatchOptions } from './settings.js';
+import { readUploads, uploadsTooLarge, withFiles } from './upload-body.js';
 import { traceHandler, type Fail, type Respond, type Tracing } from './tracing.js';
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
@@ -206,7 +207,9 @@ export function createPipeline(
     // Zero bytes are no body, whatever their Content-Type says (many clients send one on every call).
     if (headers.transfer === undefined && (headers.length === undefined || headers.length === '0'))
       return noBody(x, plan);
-    if (openBody(x, headers)) x.readBody(headers, bodyLimit, bodyRead);
+    if (!openBody(x, headers, plan?.files)) return;
+    if (x.format !== 'multipart') return x.readBody(headers, bodyLimit, bodyRead);
+    readUploads(x, headers, plan!.files, settings.uploads, (x) => checkRequestBody(x, plan), fail);
   }
 
   /** A request that sent no body: `undefined` for a route with no body schema, else a `400` that says so. */
@@ -221,7 +224,7 @@ export function createPipeline(
       return noBody(x, plans.size === 0 ? undefined : plans.get(x.route));
     try {
       if (error !== undefined) throw error;
-      x.body = parseBody(x.format!, text!, maxJsonDepth);
+      x.body = parseBody(x.format as 'json' | 'form', text!, maxJsonDepth);
       x.bodyRead = true;
     } catch (refusal) {
       return fail(x, refusal);
@@ -233,14 +236,15 @@ export function createPipeline(
    * Whether the body may be read: its format is known, or it is refused (its type, its encoding, a declared
    * length over the limit).
    */
-  function openBody(x: Exchange, headers: BodyHeaders): boolean {
+  function openBody(x: Exchange, headers: BodyHeaders, files?: readonly string[]): boolean {
     try {
-      x.format = bodyFormat(headers.type, headers.encoding);
+      x.format = bodyFormat(headers.type, headers.encoding, files !== undefined && files.length > 0);
     } catch (error) {
       return (fail(x, error), false);
     }
-    if (headers.length !== undefined && Number(headers.length) > bodyLimit)
-      return (fail(x, tooLarge(bodyLimit)), false);
+    const limit = x.format === 'multipart' ? settings.uploads.total : bodyLimit;
+    if (headers.length !== undefined && Number(headers.length) > limit)
+      return (fail(x, x.format === 'multipart' ? uploadsTooLarge(limit) : tooLarge(limit)), false);
     // The connection is held while the body is read, so that requests pipelined behind it wait.
     x.hold();
     return true;
@@ -249,10 +253,12 @@ export function createPipeline(
   /** 6. The body against its schema (urlencoded bodies are text, coerced by the schema's types). */
   function checkRequestBody(x: Exchange, plan: RoutePlan | undefined): void {
     if (plan?.checks?.body === undefined) return runHandler(x);
+    // A form read before matching (method override) is urlencoded: it cannot carry the files this route takes.
+    if (plan.files.length > 0 && x.format !== 'multipart') return fail(x, NOT_MULTIPART);
     deadlines.step(
       x,
-      () => checkBody(x, plan, x.format === 'form'),
-      () => runHandler(x),
+      () => checkBody(x, plan, x.format !== 'json'),
+      () => (withFiles(x), runHandler(x)),
       (error) => fail(x, error),
     );
   }

@@ -18,6 +18,7 @@ import {
   type SchemaCompiler,
 } from '../../core/schema/checks.js';
 import { fieldErrors } from '../../core/schema/messages.js';
+import { fileFields } from '../../core/request/file-fields.js';
 import type { Query, Route, RouteTable } from '../../core/types.js';
 import type { IncomingRequest } from '../../core/request/incoming.js';
 
@@ -33,6 +34,8 @@ export interface RoutePlan {
   readonly checks: RouteChecks | undefined;
   readonly response: CompiledSchema | undefined;
   readonly documented: Documented | undefined;
+  /** The body's file fields: a route with some takes multipart/form-data uploads. */
+  readonly files: readonly string[];
 }
 
 /**
@@ -60,6 +63,7 @@ export function routePlans(
       checks: checked ? routeChecks(route, compiler) : undefined,
       response: documented ? responseCheck(route, compiler) : undefined,
       documented: documented ? documentedResponses(route, documentation) : undefined,
+      files: fileFields(route.schema?.body),
     });
   }
   return plans;

@@ -7,11 +7,17 @@ import type { Request } from '../../core/types.js';
 import { trustedOrigins } from '../../core/request/cross-site.js';
 import { LIMITS } from '../../core/util/limits.js';
 import { wholeNumber } from '../../core/util/whole-number.js';
+import { UPLOAD_LIMITS, type UploadLimits } from '../../core/request/multipart.js';
 
 /** Options shared by every adapter; docs/hardening.md explains each limit. */
 export interface DispatchOptions {
   /** The largest request body accepted, in bytes; larger ones get `413`. Default 1 MiB. */
   readonly bodyLimit?: number;
+  /**
+   * Limits of `multipart/form-data` uploads (routes whose body schema has a file field), each passed a `413`
+   * naming it: `fileSize`, `files`, `fields`, `fieldSize`, `parts`, `headerSize`, `total` (docs/uploads.md).
+   */
+  readonly uploads?: Partial<UploadLimits>;
   /** The deepest nesting of arrays and objects in a JSON body; deeper is `400`. Default 64. */
   readonly maxJsonDepth?: number;
   /** The longest request target accepted, in characters; longer is `414`. Default 8192. */
@@ -127,6 +133,7 @@ export type OnError = (error: unknown, request: Request | undefined) => void;
 export interface Settings {
   readonly bodyLimit: number;
   readonly maxJsonDepth: number;
+  readonly uploads: UploadLimits;
   readonly maxUrlLength: number;
   readonly maxParamLength: number;
   readonly handlerTimeout: number;
@@ -147,6 +154,7 @@ export function settle(options: DispatchOptions): Settings {
   return {
     bodyLimit: wholeNumber('bodyLimit', options.bodyLimit ?? LIMITS.bodyLimit, 0),
     maxJsonDepth: wholeNumber('maxJsonDepth', options.maxJsonDepth ?? LIMITS.maxJsonDepth, 1),
+    uploads: uploadLimits(options.uploads),
     maxUrlLength: wholeNumber('maxUrlLength', options.maxUrlLength ?? LIMITS.maxUrlLength, 1),
     // compile() checks it, as it does for every caller.
     maxParamLength: options.maxParamLength ?? LIMITS.maxParamLength,
@@ -159,6 +167,14 @@ export function settle(options: DispatchOptions): Settings {
     onError,
     pages: errorPages(options, onError),
   };
+}
+
+/** The upload limits, each checked and defaulted. */
+function uploadLimits(given: Partial<UploadLimits> | undefined): UploadLimits {
+  const limits: Record<string, number> = {};
+  for (const [name, value] of Object.entries(UPLOAD_LIMITS))
+    limits[name] = wholeNumber(`uploads.${name}`, given?.[name as keyof UploadLimits] ?? value, 1);
+  return limits as unknown as UploadLimits;
 }
 
 /** The error pages as options give them: the app's page (guarded) or the plain one, with their headers. */

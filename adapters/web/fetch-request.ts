@@ -5,7 +5,15 @@ import { withoutBom } from '../../core/request/parse-body.js';
 import type { Rendered } from '../../core/response/render.js';
 import type { Headers as RequestHeaders } from '../../core/types.js';
 import { NullObject } from '../../core/util/null-object.js';
-import { ABORTED, Exchange, tooLarge, type BodyDone, type BodyHeaders } from '../pipeline/exchange.js';
+import {
+  ABORTED,
+  Exchange,
+  tooLarge,
+  type BodyDone,
+  type BodyHeaders,
+  type StreamDone,
+} from '../pipeline/exchange.js';
+import { streamWebBody } from './stream-body.js';
 
 const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 // As the node adapter words it (adapters/http/node-request.ts).
@@ -138,6 +146,11 @@ export class FetchRequest extends Exchange {
         .then((buffer) => read(buffer.byteLength > limit ? undefined : new Uint8Array(buffer)), aborted);
     else if (request.body === null) read(new Uint8Array(0));
     else readLimited(request.body.getReader(), limit).then(read, aborted);
+  }
+
+  readStream(_headers: BodyHeaders, take: (chunk: Uint8Array) => void, done: StreamDone): void {
+    if (this.request.bodyUsed) return done(this, READ_ALREADY);
+    void streamWebBody(this, this.request.body, take, done);
   }
 
   write(out: Rendered): void {

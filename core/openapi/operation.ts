@@ -3,6 +3,7 @@ import { isAction, type Action } from '../define/actions.js';
 import { singular } from '../define/inflect.js';
 import { STATUS_TITLES } from '../errors.js';
 import type { ActionSchema, JsonSchema, Route } from '../types.js';
+import { fileFields } from '../request/file-fields.js';
 
 /** The `info` object of the document. */
 export interface OpenApiInfo {
@@ -173,7 +174,11 @@ export function operation(route: Route, options: OpenApiOptions): Json {
     // With no body schema, a request with no content at all is taken too (see sendsNothing).
     op.requestBody = {
       required: schema.body !== undefined,
-      content: { 'application/json': body, 'application/x-www-form-urlencoded': body },
+      // A route with a file field takes uploads: multipart is what a form with files sends.
+      content:
+        fileFields(schema.body).length > 0
+          ? { 'multipart/form-data': body }
+          : { 'application/json': body, 'application/x-www-form-urlencoded': body },
     };
   }
   op.responses = cacheHeader(route, hookResponses(route, responses));

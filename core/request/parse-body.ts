@@ -6,8 +6,11 @@ import { HttpError } from '../errors.js';
 import { LIMITS } from '../util/limits.js';
 import { NullObject } from '../util/null-object.js';
 
-/** The request body formats sevenfold parses; anything else is refused with `415`. */
-export type BodyFormat = 'json' | 'form';
+/**
+ * The request body formats sevenfold parses (multipart only for a route with a file field); anything else is
+ * refused with `415`.
+ */
+export type BodyFormat = 'json' | 'form' | 'multipart';
 
 const FORMATS: ReadonlyMap<string, BodyFormat> = new Map([
   ['application/json', 'json'],
@@ -18,7 +21,11 @@ const FORMATS: ReadonlyMap<string, BodyFormat> = new Map([
  * The body format from a request's `Content-Type` and `Content-Encoding`, or a `415`
  * `HttpError`: only JSON and urlencoded, in UTF-8, with no content coding, are taken.
  */
-export function bodyFormat(contentType: string | undefined, contentEncoding: string | undefined): BodyFormat {
+export function bodyFormat(
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+  uploads = false,
+): BodyFormat {
   if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
     throw new HttpError(
       415,
@@ -31,6 +38,8 @@ export function bodyFormat(contentType: string | undefined, contentEncoding: str
       'a Content-Type header is required: application/json or application/x-www-form-urlencoded',
     );
   }
+  // Each upload has its own boundary, so multipart types are never cached.
+  if (uploads) return multipartOnly(contentType);
   // Clients send the same few Content-Type values over and over; each is parsed once.
   const known = SEEN_TYPES.get(contentType);
   if (known !== undefined) return known;
@@ -50,6 +59,17 @@ export function bodyFormat(contentType: string | undefined, contentEncoding: str
   return format;
 }
 
+/** The `415` for a body other than multipart/form-data sent to a route with file fields. */
+export const NOT_MULTIPART = new HttpError(
+  415,
+  'this route takes file uploads: send multipart/form-data (a form with enctype="multipart/form-data")',
+);
+
+function multipartOnly(contentType: string): BodyFormat {
+  if (parseContentType(contentType).type !== 'multipart/form-data') throw NOT_MULTIPART;
+  return 'multipart';
+}
+
 // Accepted Content-Type values already parsed; bounded, so a client cannot grow it.
 const SEEN_TYPES = new Map<string, BodyFormat>();
 
@@ -58,7 +78,11 @@ const SEEN_TYPES = new Map<string, BodyFormat>();
  * and `constructor.prototype` keys are refused, and nesting deeper than `maxDepth` is a `400`;
  * form fields land in an object without Object.prototype.
  */
-export function parseBody(format: BodyFormat, text: string, maxDepth: number = LIMITS.maxJsonDepth): unknown {
+export function parseBody(
+  format: 'json' | 'form',
+  text: string,
+  maxDepth: number = LIMITS.maxJsonDepth,
+): unknown {
   return format === 'json' ? parseJson(text, maxDepth) : parseForm(text);
 }
 

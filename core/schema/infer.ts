@@ -45,9 +45,12 @@ type Both<L extends readonly unknown[]> = L extends readonly [infer First, ...in
   ? FromSchema<First> & Both<Rest>
   : unknown;
 
-// Distributes over a list of types: `['string', 'null']` is `string | null`.
+// Distributes over a list of types: `['string', 'null']` is `string | null`; a binary string is an uploaded
+// file.
 type TypeOf<S, T> = T extends 'string'
-  ? string
+  ? S extends { readonly format: 'binary' } | { readonly contentMediaType: string }
+    ? File
+    : string
   : T extends 'number' | 'integer'
     ? number
     : T extends 'boolean'

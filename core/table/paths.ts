@@ -4,6 +4,9 @@ import { METHOD_FIELD, OVERRIDE_METHODS, type OverrideMethod } from '../request/
 import type { Resource } from '../define/resource-types.js';
 import { tableOf, type ResourcesIn, type Routable } from './table.js';
 import type { HttpMethod, ParamKeys, Route } from '../types.js';
+import { fileFields } from '../request/file-fields.js';
+
+const MULTIPART = 'multipart/form-data';
 
 /** Query values a path helper writes: `undefined` is left out, an array repeats its key. */
 export type QueryValues = {
@@ -24,6 +27,8 @@ export type ParamArgs<Path extends string> = [ParamKeys<Path>] extends [never]
 export interface Form {
   readonly action: string;
   readonly method: 'GET' | 'POST';
+  /** `multipart/form-data` for a route that takes uploads (its body schema has a file field). */
+  readonly enctype?: 'multipart/form-data';
   readonly fields: { readonly _method?: OverrideMethod };
 }
 
@@ -164,6 +169,13 @@ function queryString(query: unknown, where: string): string {
 }
 
 function formOf(route: Route, action: string, where: string): Form {
+  const uploads = route.body && fileFields(route.schema?.body).length > 0;
+  if (uploads && route.method !== 'POST')
+    throw new TypeError(
+      `${where}: a form cannot upload files with ${route.method}: ${METHOD_FIELD} is read from urlencoded forms only; take the upload on a POST route`,
+    );
+  if (uploads)
+    return Object.freeze({ action, method: 'POST', enctype: MULTIPART, fields: Object.freeze({}) });
   if (route.method === 'GET' || route.method === 'POST')
     return Object.freeze({ action, method: route.method, fields: Object.freeze({}) });
   if (!OVERRIDE_METHODS.has(route.method)) {
