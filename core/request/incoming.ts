@@ -5,11 +5,12 @@ import { NullObject } from '../util/null-object.js';
 import { parseCookies, type Cookies } from './cookies.js';
 import type { SessionData } from '../response/session.js';
 import { SILENT, type Logger } from '../util/logger.js';
-import { NO_FLASHES, type Flash } from '../response/flash.js';
+import type { Flash } from '../response/flash.js';
 import type { Headers, Query, Request, Route } from '../types.js';
 
 const EMPTY_QUERY: Query = Object.freeze(new NullObject());
 const NO_HEADERS: Headers = Object.freeze(new NullObject());
+const NO_FLASHES: readonly Flash[] = Object.freeze([]);
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(new NullObject());
 
 /**
