@@ -3,7 +3,7 @@
 import { HttpError } from '../../core/errors.js';
 import type { HookRequest } from '../../core/define/hooks.js';
 import { renderError, renderResult, type Rendered } from '../../core/response/render.js';
-import { Reply } from '../../core/response/reply.js';
+import { Reply, Result } from '../../core/response/reply.js';
 import { hasSession } from '../../core/response/session.js';
 import type { Request, Route } from '../../core/types.js';
 import { ABORTED, type Exchange } from './exchange.js';
@@ -61,6 +61,8 @@ export function way(
     // Nobody is left to answer.
     if (error === ABORTED) return x.release();
     if (error instanceof HookAnswer) return respond(x, error.value, new Reply());
+    // A guard that sends the client elsewhere (signedIn()'s 303 to the sign-in page) throws the Result to send.
+    if (error instanceof Result) return respond(x, error, new Reply());
     if (!(error instanceof HttpError)) report(x, error);
     answer(x, checkedAnswer(x, errorAnswer(x, error)));
   }

@@ -144,7 +144,15 @@ export function operation(route: Route, options: OpenApiOptions): Json {
       headers: { Location: { description: schema.seeOther, schema: { type: 'string' } } },
     };
   }
-  for (const status of errorStatuses(route, schema, options)) responses[String(status)] = problem(status);
+  for (const status of errorStatuses(route, schema, options)) {
+    // A guard that redirects (signedIn() sending a browser to sign in) answers with a Location, not a problem.
+    if (status < 400)
+      responses[String(status)] ??= {
+        description: `${STATUS_TITLES[status] ?? 'Redirect'}: a browser is sent elsewhere first (a guard's answer).`,
+        headers: { Location: { description: 'Where to go instead.', schema: { type: 'string' } } },
+      };
+    else responses[String(status)] = problem(status);
+  }
   responses.default = problem(500);
   const op: Json = {
     // PUT and PATCH of one update share its name; the PATCH operation gets its own id.
