@@ -62,7 +62,7 @@ export {
   type SessionOptions,
 } from './response/session.js';
 export { NO_FLASHES, type Flash } from './response/flash.js';
-export { localPath, signedIn, type SignedInOptions } from './define/signed-in.js';
+export { localPath, signedIn, type SignedInOptions } from './response/signed-in.js';
 export type { CacheOption } from './define/cache-control.js';
 export { isLogger, SILENT, type LogMethod, type Logger } from './util/logger.js';
 export { requestId, SAFE_REQUEST_ID, type RequestIdOptions } from './define/request-id.js';

@@ -1,8 +1,8 @@
 // signedIn(): a guard that reads the session, sending a browser to sign in and answering anyone else 401.
 import { HttpError } from '../errors.js';
 import { preferredType } from '../request/accept.js';
-import { redirect } from '../response/reply.js';
-import { guard, type Guard } from './guards.js';
+import { redirect } from './reply.js';
+import type { Guard } from '../define/guards.js';
 import type { Request } from '../types.js';
 
 export interface SignedInOptions<K extends string> {
@@ -44,13 +44,16 @@ export function signedIn<User = unknown, const K extends string = 'user'>(
     }
     throw new HttpError(401, 'sign in first: this action needs a signed-in session');
   };
-  return guard('signedIn', check, {
-    errors: [303, 401],
+  // The guard record made here, as guard() would: core/response may not load core/define's functions.
+  return Object.freeze({
+    name: 'signedIn',
+    check,
+    errors: Object.freeze([303, 401]),
     security: {
       name: 'session',
       scheme: { type: 'apiKey', in: 'cookie', name: options.cookie ?? '__Host-session' },
     },
-  }) as Guard<{ [P in K]: User }>;
+  });
 }
 
 /**
