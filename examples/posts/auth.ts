@@ -1,5 +1,5 @@
 // The guard on writes: a bearer token from POSTS_TOKEN, required only when it is set.
-import { bearer, guard, type Request } from 'sevenfold';
+import { bearer, guard, isFormSubmission, redirect, type Request } from 'sevenfold';
 
 /**
  * The token writes need (`POSTS_TOKEN`), read as each write comes in; unset or empty, writes need none. A
@@ -15,7 +15,7 @@ const digest = async (text: string) =>
   new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(text)));
 
 // Digests have one length, and every byte is compared, so the time taken says nothing about the token sent.
-const matches = async (token: string): Promise<boolean> => {
+export const matches = async (token: string): Promise<boolean> => {
   const expected = postsToken();
   if (expected === undefined) return false;
   const [given, wanted] = await Promise.all([digest(token), digest(expected)]);
@@ -27,18 +27,69 @@ const signedIn = bearer({ verify: matches });
 // What OpenAPI is told: the same scheme, optional, since with POSTS_TOKEN unset anyone may write.
 const orAnonymous = bearer({ verify: matches, optional: true });
 
+/** What a signed-in session holds in its `user` field (POST /session puts it there). */
+export const WRITER = 'writer';
+
+/**
+ * Whether this request's session is signed in, `undefined` when no session() runs (POSTS_TOKEN was unset
+ * when the table was built): reading `req.session` there throws, so that is asked first.
+ */
+export function sessionSignedIn(req: Request<any, any, any, any>): boolean | undefined {
+  if (postsToken() === undefined) return undefined;
+  try {
+    return req.session.user === WRITER;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a browser sent it: a form submission or an `Accept` naming HTML. */
+const fromBrowser = (req: Request<any, any, any, any>) =>
+  isFormSubmission(req) || /text\/html/.test(String(req.headers.accept ?? ''));
+
+/** Where a browser signs in, coming back to `back` (a `GET`'s own address) after. */
+export function signInPage(back?: string): string {
+  return back === undefined ? '/session/new' : `/session/new?next=${encodeURIComponent(back)}`;
+}
+
 /**
  * The guard of create, update and destroy: with `POSTS_TOKEN` set, `Authorization: Bearer
- * <token>` (401 with `WWW-Authenticate: Bearer` otherwise); unset, everyone may write, which is
- * why OpenAPI lists the scheme as optional.
+ * <token>` or a signed-in session (a browser without either is sent to sign in with 303; anyone else
+ * gets 401 with `WWW-Authenticate: Bearer`); unset, everyone may write, which is why OpenAPI lists the
+ * scheme as optional.
  */
 export const writer = guard(
   'bearer',
-  (req: Request) => (postsToken() === undefined ? undefined : signedIn.check(req)),
+  async (req: Request) => {
+    if (postsToken() === undefined) return undefined;
+    if (req.headers.authorization === undefined && sessionSignedIn(req) === true) return undefined;
+    if (req.headers.authorization === undefined && sessionSignedIn(req) === false && fromBrowser(req))
+      throw redirect(signInPage(), 303);
+    return signedIn.check(req);
+  },
   {
-    errors: signedIn.errors,
+    errors: [...signedIn.errors, 303],
     security: orAnonymous.security,
   },
 );
 
-export const POST_GUARDS = { create: [writer], update: [writer], destroy: [writer] } as const;
+/**
+ * The guard of the write forms (new, edit): a signed-out browser is sent to sign in, the page kept as
+ * `?next=`; JSON clients and a table without sessions pass, as the forms hold nothing secret.
+ */
+export const writeForm = guard(
+  'signInFirst',
+  (req: Request) => {
+    if (sessionSignedIn(req) === false && fromBrowser(req)) throw redirect(signInPage(req.url), 303);
+    return undefined;
+  },
+  { errors: [303] },
+);
+
+export const POST_GUARDS = {
+  new: [writeForm],
+  edit: [writeForm],
+  create: [writer],
+  update: [writer],
+  destroy: [writer],
+} as const;

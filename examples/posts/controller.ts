@@ -1,7 +1,16 @@
 // PostsController: the seven actions of posts as a decorated class, JSON and HTML negotiated.
 import { inject, injectable, Resource, type ControllerFor, type RequestFor } from 'sevenfold/controllers';
-import { HttpError, isFormSubmission, negotiate, type Action, type Reply, type Result } from 'sevenfold';
-import { POST_GUARDS } from './auth.js';
+import {
+  HttpError,
+  isFormSubmission,
+  negotiate,
+  type Action,
+  type Reply,
+  type Request,
+  type Result,
+} from 'sevenfold';
+import { POST_GUARDS, sessionSignedIn } from './auth.js';
+import { visitorOf } from './sign-in.js';
 import type { Post } from './post.js';
 import type { PostRepository } from './repository.js';
 import { POST_SCHEMAS } from './schema.js';
@@ -23,6 +32,11 @@ function absent(id: string): HttpError {
 function found(post: Post | undefined, id: string): Post {
   if (post === undefined) throw absent(id);
   return post;
+}
+
+/** `res` with a notice for the next page, where a session keeps one (with `POSTS_TOKEN` set). */
+function flashed(req: Request<any, any, any, any>, res: Reply, message: string): Reply {
+  return sessionSignedIn(req) === undefined ? res : res.flash('notice', message);
 }
 
 // A refused form submission is shown the form again by the app's error page (views/posts.ts), so every
@@ -55,7 +69,8 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
       res.header('Link', `<${p.posts.index({}, { limit, offset: offset + limit })}>; rel="next"`);
     return negotiate(req, {
       'application/json': () => posts,
-      'text/html': () => page(indexView(p, { posts, limit, offset, total, newId: this.newId() })),
+      'text/html': () =>
+        page(indexView(p, { posts, limit, offset, total, newId: this.newId() }, visitorOf(req))),
     });
   }
 
@@ -63,7 +78,7 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
     const post = found(await this.posts.get(req.params.post_id), req.params.post_id);
     return negotiate(req, {
       'application/json': () => post,
-      'text/html': () => page(showView(this.#routes.paths, post)),
+      'text/html': () => page(showView(this.#routes.paths, post, visitorOf(req))),
     });
   }
 
@@ -72,7 +87,7 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
     // The params schema has refused a malformed id with 400 already.
     const template = { id: req.params.post_id, title: '', body: '' };
     return negotiate(req, {
-      'text/html': () => page(newView(this.#routes.paths, template)),
+      'text/html': () => page(newView(this.#routes.paths, template, visitorOf(req))),
       'application/json': () => template,
     });
   }
@@ -80,7 +95,7 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
   async edit(req: PostsRequest<'edit'>): Promise<Result> {
     const post = found(await this.posts.get(req.params.post_id), req.params.post_id);
     return negotiate(req, {
-      'text/html': () => page(editView(this.#routes.paths, post)),
+      'text/html': () => page(editView(this.#routes.paths, post, visitorOf(req))),
       'application/json': () => post,
     });
   }
@@ -103,7 +118,9 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
       });
     }
     const location = p.posts.show({ post_id: post.id });
-    return isFormSubmission(req) ? res.redirect(location, 303) : res.created(location, post);
+    return isFormSubmission(req)
+      ? flashed(req, res, 'Post created.').redirect(location, 303)
+      : res.created(location, post);
   }
 
   async update(req: PostsRequest<'update'>, res: Reply): Promise<Result | Post> {
@@ -122,11 +139,15 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
       updatedAt: this.now().toISOString(),
     };
     if (!(await this.posts.replace(post))) throw absent(id);
-    return isFormSubmission(req) ? res.redirect(this.#routes.paths.posts.show({ post_id: id }), 303) : post;
+    return isFormSubmission(req)
+      ? flashed(req, res, 'Post saved.').redirect(this.#routes.paths.posts.show({ post_id: id }), 303)
+      : post;
   }
 
   async destroy(req: PostsRequest<'destroy'>, res: Reply): Promise<Result | undefined> {
     if (!(await this.posts.remove(req.params.post_id))) throw absent(req.params.post_id);
-    return isFormSubmission(req) ? res.redirect(this.#routes.paths.posts.index(), 303) : undefined;
+    return isFormSubmission(req)
+      ? flashed(req, res, 'Post deleted.').redirect(this.#routes.paths.posts.index(), 303)
+      : undefined;
   }
 }

@@ -1,5 +1,6 @@
 // What examples/posts runs around every request, from the environment: the table its servers mount.
 import { pino } from 'pino';
+import { signInResource } from './sign-in.js';
 import {
   cors,
   etag,
@@ -7,6 +8,7 @@ import {
   requestLog,
   RouteDefinitionError,
   scope,
+  session,
   type Hook,
   type Routable,
 } from 'sevenfold';
@@ -27,7 +29,7 @@ export function logLevelError(env: PostsEnv): string | undefined {
 /**
  * The hooks around every request of examples/posts, outermost first: the listing's Hooks column. Every
  * answer carries `X-Request-Id`; each answered request is one JSON line on stdout at `LOG_LEVEL` (default
- * `info`, `silent` for none); `CORS_ORIGINS` lets other origins' pages call the JSON API; `GET`s carry ETags.
+ * `info`, `silent` for none); `CORS_ORIGINS` lets other origins' pages call the JSON API; `GET`s carry ETags; with `POSTS_TOKEN` set, a session cookie (see postsSession).
  */
 export function postsHooks(env: PostsEnv): Hook[] {
   const refused = logLevelError(env);
@@ -38,6 +40,8 @@ export function postsHooks(env: PostsEnv): Hook[] {
   // Location (create) and Link (index's next page) are what a page of another origin needs to read.
   if (origins !== undefined)
     hooks.push(cors({ origins, exposedHeaders: ['Location', 'Link', 'ETag'], maxAge: 600 }));
+  const sessions = postsSession(env);
+  if (sessions !== undefined) hooks.push(sessions);
   // etag() last, innermost: hooks outside it (a log line, say) see the 304 it makes of a 200.
   hooks.push(etag());
   return hooks;
@@ -66,9 +70,36 @@ export function corsOrigins(env: PostsEnv): string[] | undefined {
 }
 
 /**
- * The table examples/posts serves: the posts resource (and whatever else the server adds beside it) in the
- * scope of its hooks, which see every request first, misses included.
+ * The session that lets a browser sign in, only when `POSTS_TOKEN` is set: sealed with `SESSION_SECRET`, or
+ * with a key made at start-up (a warning on stderr: sessions then end with the process). In production
+ * (`NODE_ENV=production`, behind HTTPS) the cookie is `__Host-session`, Secure; otherwise `posts-session`
+ * without Secure, since Safari keeps no Secure cookie from plain `http://localhost`.
+ */
+export function postsSession(env: PostsEnv): Hook | undefined {
+  if (!env.POSTS_TOKEN) return undefined;
+  let secret = env.SESSION_SECRET;
+  if (!secret) {
+    secret = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) =>
+      b.toString(16).padStart(2, '0'),
+    ).join('');
+    console.warn(
+      'SESSION_SECRET is unset: sessions are sealed with a key made now, and end when the process does',
+    );
+  }
+  const secure = env.NODE_ENV === 'production';
+  return session({
+    secret,
+    name: secure ? '__Host-session' : 'posts-session',
+    cookie: { secure },
+  });
+}
+
+/**
+ * The table examples/posts serves: the posts resource (and whatever else the server adds beside it, and /session when `POSTS_TOKEN` is
+ * set) in the scope of its hooks, which see every request first, misses included.
  */
 export function postsTable<const S extends readonly Routable[]>(env: PostsEnv, ...sources: S) {
-  return scope({ hooks: postsHooks(env) }, ...sources);
+  const hooks = postsHooks(env);
+  // /session exists only where signing in means something: with POSTS_TOKEN set.
+  return env.POSTS_TOKEN ? scope({ hooks }, ...sources, signInResource()) : scope({ hooks }, ...sources);
 }

@@ -1,5 +1,13 @@
 // The site's layout: one HTML page around every view and error page, escaped by default.
-import { html, trustedHtml, type HttpError, type Html, type HtmlValue, type Result } from 'sevenfold';
+import {
+  html,
+  trustedHtml,
+  type Flash,
+  type HttpError,
+  type Html,
+  type HtmlValue,
+  type Result,
+} from 'sevenfold';
 import type { PostsPaths } from '../routes.js';
 
 // Markup in this folder is kept as written (prettier leaves html`…` alone): it is what a person reads.
@@ -20,7 +28,7 @@ ul.posts li > a:first-child { overflow-wrap: anywhere; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; color: #4a4a4a; }
 dl.meta dd { margin: 0; }
 label { display: block; font-weight: 600; margin-top: 1rem; }
-input[type=text], textarea { box-sizing: border-box; width: 100%; font: inherit; padding: .4rem; border: 1px solid #6b6b6b; border-radius: 4px; }
+input[type=text], input[type=password], textarea { box-sizing: border-box; width: 100%; font: inherit; padding: .4rem; border: 1px solid #6b6b6b; border-radius: 4px; }
 textarea { min-height: 10rem; }
 .hint { margin: .25rem 0 0; color: #4a4a4a; font-size: .9rem; }
 .field-error { margin: .25rem 0 0; color: #a4001d; font-weight: 600; }
@@ -29,6 +37,8 @@ textarea { min-height: 10rem; }
 .actions { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin-top: 1.5rem; }
 button { font: inherit; padding: .45rem 1rem; border: 0; border-radius: 4px; background: #0a4fb8; color: #fff; cursor: pointer; }
 button.danger { background: #a4001d; }
+.flash { border-left: 4px solid #0a4fb8; padding: .25rem .75rem; background: #eef3fb; }
+header form { display: inline; margin-left: 1rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
@@ -36,7 +46,7 @@ button.danger { background: #a4001d; }
  * The style sheet's digest for the policy, written out so the module needs no crypto library at start-up (a
  * Worker has no synchronous one); test/examples/posts-html.test.ts checks it is the digest of `STYLE`.
  */
-export const STYLE_HASH = 'sha256-B8wPUzbzeNV/jg4hV37yTMWPVJM/iGxQku5C4ApXf4M=';
+export const STYLE_HASH = 'sha256-hRghNm6JCqFfBobau91UVWi0UdQvJp2X3wKvVKmtSZw=';
 
 // The pages run no script at all; the policy says so, and lets in only this style sheet and same-origin
 // forms.
@@ -54,11 +64,26 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/** Who is looking: the flash messages to show once and whether they are signed in (`undefined`: no sign-in). */
+export interface Visitor {
+  readonly flashes: readonly Flash[];
+  readonly signedIn: boolean | undefined;
+}
+
 /**
  * A complete page: the document around `content`, `title` in the tab and the heading, `p` for the site's
- * links.
+ * links, `visitor` for the flash messages and the "Sign in"/"Sign out" control.
  */
-export function layout(p: PostsPaths, title: string, content: HtmlValue): Html {
+export function layout(p: PostsPaths, title: string, content: HtmlValue, visitor?: Visitor): Html {
+  return frame(p.posts.index(), title, content, visitor);
+}
+
+/** The page around `content`, given the address of the site's home (all posts). */
+export function frame(home: string, title: string, content: HtmlValue, visitor?: Visitor): Html {
+  const control =
+    visitor?.signedIn === true
+      ? html`<form method="post" action="/session"><input type="hidden" name="_method" value="DELETE"><button>Sign out</button></form>`
+      : visitor?.signedIn === false && html` <a href="/session/new">Sign in</a>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -68,9 +93,13 @@ export function layout(p: PostsPaths, title: string, content: HtmlValue): Html {
 <style>${trustedHtml(STYLE)}</style>
 </head>
 <body>
-<header><nav aria-label="Site"><a href="${p.posts.index()}">All posts</a></nav></header>
+<header><nav aria-label="Site"><a href="${home}">All posts</a>${control}</nav></header>
 <main>
-<h1>${title}</h1>
+${
+  (visitor?.flashes.length ?? 0) > 0 &&
+  html`<div role="status">${visitor!.flashes.map((flash) => html`<p class="flash ${flash.type}">${flash.message}</p>`)}</div>
+`
+}<h1>${title}</h1>
 ${content}
 </main>
 </body>

@@ -10,7 +10,7 @@ import {
 } from 'sevenfold';
 import type { Post } from '../post.js';
 import type { PostsPaths } from '../routes.js';
-import { errorView, layout } from './layout.js';
+import { errorView, layout, type Visitor } from './layout.js';
 
 // Markup here is kept as written (prettier leaves html`…` alone): it is what a person reads.
 // Every view takes the resource's path helpers (`p`), so each link and form comes from the route table.
@@ -26,7 +26,11 @@ export interface IndexPage {
 }
 
 /** The list of posts, each with its show and edit links, and the way to write a new one. */
-export function indexView(p: PostsPaths, { posts, limit, offset, total, newId }: IndexPage): Html {
+export function indexView(
+  p: PostsPaths,
+  { posts, limit, offset, total, newId }: IndexPage,
+  visitor?: Visitor,
+): Html {
   const pageLink = (from: number, text: string, rel: string) =>
     html`<a href="${p.posts.index({}, { limit, offset: from })}" rel="${rel}">${text}</a>`;
   return layout(
@@ -48,11 +52,12 @@ ${
   (offset > 0 || offset + limit < total) &&
   html`<nav aria-label="Pages" class="actions">${offset > 0 && pageLink(Math.max(0, offset - limit), 'Previous page', 'prev')} ${offset + limit < total && pageLink(offset + limit, 'Next page', 'next')}</nav>`
 }`,
+    visitor,
   );
 }
 
 /** One post: its text, when it was written, and the ways to edit or delete it. */
-export function showView(p: PostsPaths, post: Post): Html {
+export function showView(p: PostsPaths, post: Post, visitor?: Visitor): Html {
   return layout(
     p,
     post.title,
@@ -68,6 +73,7 @@ ${formTag(p.posts.destroy.form({ post_id: post.id }))}
 <button class="danger">Delete this post</button>
 </form>
 </div>`,
+    visitor,
   );
 }
 
@@ -84,7 +90,7 @@ export interface FormState {
 }
 
 /** The form that creates a post; its id comes from the `new` path and can still be changed. */
-export function newView(p: PostsPaths, state: FormState): Html {
+export function newView(p: PostsPaths, state: FormState, visitor?: Visitor): Html {
   return layout(
     p,
     'New post',
@@ -96,17 +102,19 @@ export function newView(p: PostsPaths, state: FormState): Html {
 <input type="text" id="id" name="id" value="${state.id}" required pattern="[A-Za-z0-9_\\-]{1,64}"${described(state, 'id', true)}>`,
       'Create post',
     ),
+    visitor,
   );
 }
 
 /** The form that replaces a post's title and body (sent as PUT through `_method`). */
-export function editView(p: PostsPaths, state: FormState): Html {
+export function editView(p: PostsPaths, state: FormState, visitor?: Visitor): Html {
   const path = p.posts.show({ post_id: state.id });
   return layout(
     p,
     'Edit post',
     html`<p>Editing <a href="${path}">${path}</a>.</p>
 ${postForm(p, state, p.posts.update.form({ post_id: state.id }), undefined, 'Save changes')}`,
+    visitor,
   );
 }
 

@@ -1,0 +1,63 @@
+// /session: signing in with POSTS_TOKEN from a browser, and out; the session cookie then lets it write.
+import { localPath, singular, type Request } from 'sevenfold';
+import { matches, sessionSignedIn, WRITER } from './auth.js';
+import { page, type Visitor } from './views/layout.js';
+import { signInView } from './views/sign-in.js';
+
+/** Where a person lands after signing in or out when no page of this site was asked for. */
+const HOME = '/posts';
+
+const SCHEMAS = {
+  new: {
+    query: { type: 'object', properties: { next: { type: 'string', maxLength: 2000 } } },
+  },
+  create: {
+    body: {
+      type: 'object',
+      required: ['token'],
+      properties: {
+        token: { type: 'string', maxLength: 1000 },
+        next: { type: 'string', maxLength: 2000 },
+      },
+    },
+  },
+} as const;
+
+/** The page's visitor: what the layout shows around the form. */
+export function visitorOf(req: Request<any, any, any, any>): Visitor {
+  return { flashes: req.flashes, signedIn: sessionSignedIn(req) };
+}
+
+/** Where to go after signing in: `next` when it is a page of this site, else all posts. */
+const onward = (next: string | undefined): string => {
+  const path = localPath(next);
+  return path === '/' && next !== '/' ? HOME : path;
+};
+
+/**
+ * The `session` singular resource, mounted only when `POSTS_TOKEN` is set: `GET /session/new` the form,
+ * `POST /session` signs in (303 on, or the form again with 422), `DELETE /session` signs out (303).
+ */
+export function signInResource() {
+  return singular(
+    'session',
+    {
+      new: (req) => page(signInView(HOME, onward(req.query.next), visitorOf(req))),
+      async create(req, res) {
+        if (!(await matches(req.body.token)))
+          return page(
+            signInView(HOME, onward(req.body.next), visitorOf(req), 'That token is not the right one.'),
+            422,
+          );
+        // A new seal (a new IV) for the signed-in session: a cookie planted before carries none of it.
+        req.session.user = WRITER;
+        return res.flash('notice', 'Signed in.').redirect(onward(req.body.next), 303);
+      },
+      destroy(req, res) {
+        delete req.session.user;
+        return res.flash('notice', 'Signed out.').redirect(HOME, 303);
+      },
+    },
+    { schemas: SCHEMAS },
+  );
+}
