@@ -10,6 +10,8 @@ const HOME = '/posts';
 const SCHEMAS = {
   new: {
     query: { type: 'object', properties: { next: { type: 'string', maxLength: 2000 } } },
+    html: 'default',
+    summary: 'The sign-in form',
   },
   create: {
     body: {
@@ -20,7 +22,10 @@ const SCHEMAS = {
         next: { type: 'string', maxLength: 2000 },
       },
     },
+    html: true,
+    seeOther: 'the page asked for, or the list of posts',
   },
+  destroy: { seeOther: 'the list of posts' },
 } as const;
 
 /** The page's visitor: what the layout shows around the form. */
