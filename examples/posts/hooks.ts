@@ -69,6 +69,19 @@ export function corsOrigins(env: PostsEnv): string[] | undefined {
   return origins;
 }
 
+let generated: string | undefined;
+
+/** A key made once per process (so the start-up check and the table agree), with the warning said once. */
+function generatedSecret(): string {
+  if (generated !== undefined) return generated;
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  generated = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  console.warn(
+    'SESSION_SECRET is unset: sessions are sealed with a key made now, and end when the process does',
+  );
+  return generated;
+}
+
 /**
  * The session that lets a browser sign in, only when `POSTS_TOKEN` is set: sealed with `SESSION_SECRET`, or
  * with a key made at start-up (a warning on stderr: sessions then end with the process). In production
@@ -77,15 +90,7 @@ export function corsOrigins(env: PostsEnv): string[] | undefined {
  */
 export function postsSession(env: PostsEnv): Hook | undefined {
   if (!env.POSTS_TOKEN) return undefined;
-  let secret = env.SESSION_SECRET;
-  if (!secret) {
-    secret = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) =>
-      b.toString(16).padStart(2, '0'),
-    ).join('');
-    console.warn(
-      'SESSION_SECRET is unset: sessions are sealed with a key made now, and end when the process does',
-    );
-  }
+  const secret = env.SESSION_SECRET || generatedSecret();
   const secure = env.NODE_ENV === 'production';
   return session({
     secret,

@@ -14,16 +14,16 @@ test('formatRoutes() :: text is aligned columns, one route a line', () => {
   assert.is(
     formatRoutes(table),
     [
-      'Name           Method  Path                  Action         Guards  Hooks',
-      'posts.index    GET     /posts                posts#index    -       requestId, requestLog, etag',
-      'posts.show     GET     /posts/:post_id       posts#show     -       requestId, requestLog, etag',
-      'posts.new      GET     /posts/:post_id/new   posts#new      -       requestId, requestLog, etag',
-      'posts.edit     GET     /posts/:post_id/edit  posts#edit     -       requestId, requestLog, etag',
-      'posts.create   POST    /posts                posts#create   bearer  requestId, requestLog, etag',
-      'posts.update   PUT     /posts/:post_id       posts#update   bearer  requestId, requestLog, etag',
-      'posts.destroy  DELETE  /posts/:post_id       posts#destroy  bearer  requestId, requestLog, etag',
-      'tags.index     GET     /tags                 tags#index     -       -',
-      'tags.show      GET     /tags/:name           tags#show      -       -',
+      'Name           Method  Path                  Action         Guards       Hooks',
+      'posts.index    GET     /posts                posts#index    -            requestId, requestLog, etag',
+      'posts.show     GET     /posts/:post_id       posts#show     -            requestId, requestLog, etag',
+      'posts.new      GET     /posts/:post_id/new   posts#new      signInFirst  requestId, requestLog, etag',
+      'posts.edit     GET     /posts/:post_id/edit  posts#edit     signInFirst  requestId, requestLog, etag',
+      'posts.create   POST    /posts                posts#create   bearer       requestId, requestLog, etag',
+      'posts.update   PUT     /posts/:post_id       posts#update   bearer       requestId, requestLog, etag',
+      'posts.destroy  DELETE  /posts/:post_id       posts#destroy  bearer       requestId, requestLog, etag',
+      'tags.index     GET     /tags                 tags#index     -            -',
+      'tags.show      GET     /tags/:name           tags#show      -            -',
       '',
     ].join('\n'),
   );
@@ -146,8 +146,10 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     'text/html',
     'application/json',
   ]);
+  // A signed-out browser is sent to sign in (303) when POSTS_TOKEN is set.
   assert.equal(Object.keys(doc.paths['/posts/{post_id}/new'].get.responses), [
     '200',
+    '303',
     '304',
     '400',
     '404',
