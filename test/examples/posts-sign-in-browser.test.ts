@@ -1,7 +1,9 @@
 // examples/posts with POSTS_TOKEN in Chromium: sign in (a wrong token first), write, sign out, and a forged
 // cross-site sign-in refused. Skipped, with a warning, where no Chromium is installed.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { Browser } from 'playwright-core';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsOptions } from '../../examples/posts/app.js';
@@ -16,6 +18,20 @@ const ENV = {
   SESSION_SECRET: 'a browser secret of thirty-two chars',
   LOG_LEVEL: 'silent',
 };
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's WCAG 2.1 A and AA rules in the page, failing with every violation (as browser.test.ts does). */
+async function accessible(page: Page): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: Function } }).axe;
+    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return results.violations.map((v: { id: string }) => v.id);
+  });
+  assert.equal(violations, [], `axe-core on ${page.url()}`);
+}
 
 /** A page on another site whose form signs in here: a forged sign-in. */
 function attackerSite(target: string): Promise<Server> {
@@ -53,11 +69,13 @@ run('a person signs in, writes a post with its notice shown once, and signs out'
     // signed out, the new-post form sends the person to sign in first
     await page.goto(`${running.url}/posts/first/new`);
     assert.is(new URL(page.url()).pathname, '/session/new');
+    await accessible(page);
     await page.getByLabel('Token').fill('not it');
     const refused = page.waitForResponse((response) => response.request().method() === 'POST');
     await page.getByRole('button', { name: 'Sign in' }).click();
     assert.is((await refused).status(), 422);
     assert.match(await page.getByRole('alert').innerText(), /not the right one/);
+    await accessible(page);
     await page.getByLabel('Token').fill(TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     // back on the form asked for, signed in
@@ -67,6 +85,7 @@ run('a person signs in, writes a post with its notice shown once, and signs out'
     await page.getByRole('button', { name: 'Create post' }).click();
     assert.is(new URL(page.url()).pathname, '/posts/first');
     assert.match(await page.getByRole('status').innerText(), /Post created\./);
+    await accessible(page);
     await page.reload();
     assert.is(await page.getByRole('status').count(), 0);
     // signing out: writes are for the signed-in again
