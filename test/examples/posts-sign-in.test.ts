@@ -1,3 +1,4 @@
+import { readConfig } from '../../examples/posts/deploy/config.js';
 // examples/posts signed in from a browser (POSTS_TOKEN set): /session signs in and out, writes take the
 // session or the bearer token, write forms send a signed-out browser to sign in and back, flashes show once.
 import { test } from 'uvu';
@@ -203,6 +204,13 @@ test('without POSTS_TOKEN there is no /session and the listing is unchanged', as
   const posts = deterministicPosts();
   const plain = quietHandler(postsTable({ LOG_LEVEL: 'silent' }, posts), postsOptions(posts));
   assert.is((await inProcess(plain, { path: '/session/new', headers: BROWSER })).status, 404);
+});
+
+test('examples/posts :: WORKERS>1 with POSTS_TOKEN needs SESSION_SECRET, one key for every worker', () => {
+  const env = { POSTS_TOKEN: 't0ken', WORKERS: '2', DATABASE_URL: 'postgres://posts@localhost/posts' };
+  const refused = readConfig(env);
+  assert.ok('error' in refused && /^WORKERS=2 with POSTS_TOKEN needs SESSION_SECRET/.test(refused.error));
+  assert.not.ok('error' in readConfig({ ...env, SESSION_SECRET: 'a-secret-of-thirty-two-characters!!' }));
 });
 
 test.run();

@@ -84,6 +84,11 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
       error: `WORKERS=${workers} needs DATABASE_URL: the embedded database (DATA_DIR) serves one process only, so several share posts on a PostgreSQL server`,
     };
   }
+  if (workers > 1 && env.POSTS_TOKEN && !env.SESSION_SECRET) {
+    return {
+      error: `WORKERS=${workers} with POSTS_TOKEN needs SESSION_SECRET: each worker would make a key of its own, and a session signed in on one would be unknown to the others`,
+    };
+  }
   // The hooks read their own variables (CORS_ORIGINS): one they refuse stops the start with its message.
   try {
     postsHooks(env);
