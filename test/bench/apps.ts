@@ -8,11 +8,9 @@ import {
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fastify from 'fastify';
-import { pino } from 'pino';
-import polka from 'polka';
 import { createListener } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
+// polka, fastify and pino are imported by the variants that use them: merely loading them slowed another variant's process by 25%.
 import { etag, requestId, requestLog, scope } from '../../core/index.js';
 import { created, post, POST_BODY, POSTS, sevenfoldPosts, sevenfoldValidated } from './workload.js';
 
@@ -82,7 +80,8 @@ const raw: RequestListener = (req, res) => {
   json(res, 404, { status: 404 });
 };
 
-function plainPolka(): RequestListener {
+async function plainPolka(): Promise<RequestListener> {
+  const { default: polka } = await import('polka');
   const app = polka();
   app.get('/posts', (req, res) => json(res, 200, POSTS));
   app.get('/posts/:id', (req, res) => json(res, 200, post(String(req.params.id))));
@@ -114,7 +113,8 @@ function plainPolka(): RequestListener {
 
 /** The posts app on fastify: its body validated by POST_BODY, or its logger on (pino, to a file) as it ships. */
 async function fastifyServer(validated = false, logged = false): Promise<Server> {
-  const app = fastify(logged ? { loggerInstance: fileLogger('fastify') as never } : {});
+  const { default: fastify } = await import('fastify');
+  const app = fastify(logged ? { loggerInstance: (await fileLogger('fastify')) as never } : {});
   app.get('/posts', async () => POSTS);
   app.get<{ Params: { id: string } }>('/posts/:id', async (req) => post(req.params.id));
   app.get<{ Params: { id: string } }>('/posts/:id/new', async (req) => post(req.params.id));
@@ -133,15 +133,19 @@ async function fastifyServer(validated = false, logged = false): Promise<Server>
  * A pino logger writing to a file of its own (removed when the process exits), asynchronously as pino is
  * deployed: what "logging on" costs includes the writes.
  */
-function fileLogger(name: string) {
+async function fileLogger(name: string) {
+  const { pino } = await import('pino');
   const path = join(tmpdir(), `sevenfold-bench-${name}-${process.pid}.log`);
   process.once('exit', () => rmSync(path, { force: true }));
   return pino(pino.destination({ dest: path, sync: false, minLength: 4096 }));
 }
 
 /** The posts app with what #28 adds around every request: an id, a log line to a file, an ETag. */
-function sevenfoldObserved(): Server {
-  const table = scope({ hooks: [requestId(), requestLog(fileLogger('sevenfold')), etag()] }, sevenfoldPosts);
+async function sevenfoldObserved(): Promise<Server> {
+  const table = scope(
+    { hooks: [requestId(), requestLog(await fileLogger('sevenfold')), etag()] },
+    sevenfoldPosts,
+  );
   return createServer(createListener(table, { onError: () => {} }));
 }
 
@@ -158,9 +162,13 @@ async function sevenfoldBefore(): Promise<Server> {
 export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   raw: () => createServer(raw),
   'sevenfold/node': () => createServer(createListener(sevenfoldPosts, { onError: () => {} })),
-  polka: () => createServer(plainPolka()),
-  'sevenfold/polka': () =>
-    createServer(mount(polka(), sevenfoldPosts, { onError: () => {} }).handler as unknown as RequestListener),
+  polka: async () => createServer(await plainPolka()),
+  'sevenfold/polka': async () => {
+    const { default: polka } = await import('polka');
+    return createServer(
+      mount(polka(), sevenfoldPosts, { onError: () => {} }).handler as unknown as RequestListener,
+    );
+  },
   fastify: () => fastifyServer(),
   // Create with a validated body (POST_BODY), the same JSON Schema on both: BENCH_METHODS=POST in the bench.
   'sevenfold/node+schema': () => createServer(createListener(sevenfoldValidated, { onError: () => {} })),
