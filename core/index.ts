@@ -61,6 +61,11 @@ export {
   type SessionOf,
   type SessionOptions,
 } from './response/session.js';
+export {
+  memorySessionStore,
+  type MemorySessionStoreOptions,
+  type SessionStore,
+} from './response/session-store.js';
 export { NO_FLASHES, type Flash } from './response/flash.js';
 export { localPath, signedIn, type SignedInOptions } from './response/signed-in.js';
 export type { CacheOption } from './define/cache-control.js';

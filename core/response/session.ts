@@ -1,4 +1,4 @@
-// session(): req.session kept in one encrypted, authenticated cookie; no store, so it runs on every runtime.
+// session(): req.session kept in one encrypted, authenticated cookie, or in a store the cookie names by a sealed id.
 import type { StandardSchemaV1 } from '../schema/standard.js';
 import { clearCookieLine, setCookieLine, type CookieOptions } from './set-cookie.js';
 import { withCookies } from './render.js';
@@ -6,6 +6,7 @@ import { NullObject } from '../util/null-object.js';
 import { flashesFrom, NO_FLASHES, type Flash } from './flash.js';
 import { open, seal, sealKeys } from '../util/seal.js';
 import type { Answer, Hook, HookRequest } from '../define/hooks.js';
+import { missingStoreMethod, newSessionId, storeKey, type SessionStore } from './session-store.js';
 
 /** What a session holds: JSON values by name. Declare your app's fields by augmenting it, or give a schema. */
 export interface SessionData {
@@ -27,6 +28,11 @@ export interface SessionOptions<S = undefined> {
   readonly schema?: S;
   /** The cookie's other attributes; default `{ secure: true, sameSite: 'Lax' }`, always `HttpOnly`. */
   readonly cookie?: Pick<CookieOptions, 'secure' | 'sameSite' | 'domain' | 'path' | 'partitioned'>;
+  /**
+   * Where sessions are kept instead of the cookie, which then holds only a sealed random id: a session can be
+   * revoked (destroyed in the store) and hold more than 4 KB. Default: none, the session is in the cookie.
+   */
+  readonly store?: SessionStore;
 }
 
 /** The data a session of this schema holds. */
@@ -38,13 +44,26 @@ export type SessionOf<S> = S extends StandardSchemaV1
 export interface SessionHook<S = undefined> extends Hook {
   /** The request's session (the same object as `req.session`), typed by the schema. */
   of(req: { readonly session: unknown }): SessionOf<S>;
+  /**
+   * Gives the request's session a new id when its answer is written (with a store; without one every write is a
+   * new seal anyway), forgetting the old one: call it when privileges change, such as signing in.
+   */
+  regenerate(req: { readonly session: unknown }): void;
 }
 
 /** A browser keeps a cookie of 4096 bytes, name and attributes included (RFC 6265bis §5.6). */
 export const MAX_COOKIE_BYTES = 4096;
 const DEFAULT_MAX_AGE = 14 * 24 * 60 * 60;
 const MIN_SECRET = 32;
-const OPTIONS: ReadonlySet<string> = new Set(['secret', 'secrets', 'name', 'maxAge', 'schema', 'cookie']);
+const OPTIONS: ReadonlySet<string> = new Set([
+  'secret',
+  'secrets',
+  'name',
+  'maxAge',
+  'schema',
+  'cookie',
+  'store',
+]);
 
 /** Where a request's session and what it was when read are kept, on the request itself. */
 const STATE = Symbol('session.state');
@@ -52,8 +71,20 @@ type Held = HookRequest & {
   session: SessionData;
   flashes: readonly Flash[];
   readonly flashesNext?: readonly Flash[];
-  [STATE]?: { loaded: string; sent: boolean };
+  [STATE]?: Loaded;
 };
+
+/** What a request's session was when read: its JSON, its fields' names, its id with a store, the cookie's presence. */
+interface Loaded {
+  loaded: string;
+  fields: string;
+  sent: boolean;
+  id?: string | undefined;
+  regenerate?: boolean;
+}
+
+/** The names of a session's fields, in one order: a sign-in adds one, a sign-out removes one. */
+const fieldsOf = (data: object): string => Object.keys(data).sort().join('\0');
 
 /** Whether `session()` read this request's cookie: what `res.flash()` needs to keep its messages. */
 export function hasSession(req: object): boolean {
@@ -93,14 +124,33 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
   )
     throw new TypeError(`${call}: schema must be a Standard Schema (zod, valibot, arktype)`);
   const keys = sealKeys(secrets, `session ${name}`);
+  const store = options.store;
+  if (store !== undefined) {
+    const missing = missingStoreMethod(store);
+    if (missing !== undefined)
+      throw new TypeError(
+        `${call}: store must have get, create, update and destroy (a SessionStore); it has no ${missing}`,
+      );
+  }
 
-  /** The session a cookie holds, or `undefined` for one that cannot be trusted or has expired. */
-  async function read(cookie: string): Promise<{ data: SessionData; flashes: readonly Flash[] } | undefined> {
-    const text = await open(keys, cookie, name);
-    if (text === undefined) return undefined;
+  /** The session's JSON a cookie leads to (sealed in it, or kept under the id sealed in it), with its id. */
+  async function unseal(cookie: string): Promise<{ text: string; id?: string } | undefined> {
+    const opened = await open(keys, cookie, name);
+    if (opened === undefined || store === undefined)
+      return opened === undefined ? undefined : { text: opened };
+    const text = await store.get(await storeKey(opened));
+    return text === undefined ? undefined : { text, id: opened };
+  }
+
+  /** The session a cookie holds, or `undefined` for one that cannot be trusted, has expired or was destroyed. */
+  async function read(
+    cookie: string,
+  ): Promise<{ data: SessionData; flashes: readonly Flash[]; id?: string } | undefined> {
+    const found = await unseal(cookie);
+    if (found === undefined) return undefined;
     let payload: { d?: unknown; e?: unknown; f?: unknown };
     try {
-      payload = JSON.parse(text) as typeof payload;
+      payload = JSON.parse(found.text) as typeof payload;
     } catch {
       return undefined;
     }
@@ -108,7 +158,11 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     const data = payload.d;
     if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
     if (schema !== undefined && !matches(schema as StandardSchemaV1, data)) return undefined;
-    return { data: Object.assign(new NullObject(), data) as SessionData, flashes: flashesFrom(payload.f) };
+    return {
+      data: Object.assign(new NullObject(), data) as SessionData,
+      flashes: flashesFrom(payload.f),
+      id: found.id,
+    };
   }
 
   function request(req: HookRequest): void | Promise<void> {
@@ -116,7 +170,7 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     const cookie = req.cookies[name];
     if (cookie === undefined) {
       held.session = new NullObject() as SessionData;
-      held[STATE] = { loaded: '{}', sent: false };
+      held[STATE] = { loaded: '{}', fields: '', sent: false };
       return;
     }
     return read(cookie).then((found) => {
@@ -125,8 +179,32 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
       // A cookie that could not be read is removed by the next answer, as an emptied session is; one that
       // carried messages is written again without them, as they are shown now.
       const loaded = found === undefined || found.flashes.length > 0 ? '' : JSON.stringify(found.data);
-      held[STATE] = { loaded, sent: true };
+      held[STATE] = { loaded, fields: fieldsOf(held.session), sent: true, id: found?.id };
     });
+  }
+
+  /**
+   * The cookie's value for this session's JSON: the JSON sealed, or, with a store, the id it is kept under
+   * sealed; `undefined` when the session was destroyed by another request meanwhile (it stays destroyed). A
+   * session not kept before, whose fields changed (signing in or out) or that asked to, gets a new id and its
+   * old one is forgotten, so an id planted or copied before sign-in is worth nothing.
+   */
+  async function sealed(state: Loaded, session: SessionData, text: string, expires: number) {
+    if (store === undefined) return seal(keys, text, name);
+    let id = state.id;
+    if (id !== undefined && !state.regenerate && state.fields === fieldsOf(session)) {
+      if (!(await store.update(await storeKey(id), text, expires))) return undefined;
+    } else {
+      if (id !== undefined && !(await store.destroy(await storeKey(id)))) return undefined;
+      id = newSessionId();
+      await store.create(await storeKey(id), text, expires);
+    }
+    return seal(keys, id, name);
+  }
+
+  /** Forgets an emptied session kept in the store; the answer then removes its cookie. */
+  async function forget(state: Loaded): Promise<void> {
+    if (store !== undefined && state.id !== undefined) await store.destroy(await storeKey(state.id));
   }
 
   function answer(req: HookRequest, out: Answer): Answer | void | Promise<Answer> {
@@ -137,23 +215,25 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     const text = JSON.stringify(held.session);
     // Messages are left only by an answer that is not a refusal: a 303 after a write, a page.
     const next = out.status < 400 ? held.flashesNext : undefined;
-    if (text === state.loaded && next === undefined) return;
-    if (text === '{}' && next === undefined)
-      return state.sent ? withCookies(out, [clearCookieLine(name, attributes)]) : undefined;
+    if (text === state.loaded && next === undefined && !state.regenerate) return;
+    if (text === '{}' && next === undefined) {
+      if (!state.sent) return;
+      const clear = withCookies(out, [clearCookieLine(name, attributes)]);
+      return state.id === undefined ? clear : forget(state).then(() => clear);
+    }
     if (schema !== undefined && !matches(schema as StandardSchemaV1, held.session))
       throw new TypeError(
         `session(): req.session does not match its schema; set only the fields it declares`,
       );
-    const payload = {
-      d: held.session,
-      e: Date.now() + maxAge * 1000,
-      ...(next === undefined ? {} : { f: next }),
-    };
-    return seal(keys, JSON.stringify(payload), name).then((sealed) => {
-      const line = setCookieLine(name, sealed, attributes);
+    const expires = Date.now() + maxAge * 1000;
+    const payload = { d: held.session, e: expires, ...(next === undefined ? {} : { f: next }) };
+    return sealed(state, held.session, JSON.stringify(payload), expires).then((value) => {
+      // Destroyed meanwhile: the browser keeps whatever cookie it has (an id another answer gave it, or a dead one).
+      if (value === undefined) return out;
+      const line = setCookieLine(name, value, attributes);
       if (new TextEncoder().encode(line).byteLength > MAX_COOKIE_BYTES)
         throw new RangeError(
-          `session(): the sealed session is ${line.length} bytes, over the ${MAX_COOKIE_BYTES} a browser keeps; keep ids in it, not records`,
+          `session(): the sealed session is ${line.length} bytes, over the ${MAX_COOKIE_BYTES} a browser keeps; keep ids in it, not records, or give session() a store`,
         );
       return withCookies(out, [line]);
     });
@@ -165,6 +245,14 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     request,
     answer,
     of: (req: { readonly session: unknown }) => req.session as SessionOf<S>,
+    regenerate(req: { readonly session: unknown }) {
+      const state = (req as Held)[STATE];
+      if (state === undefined)
+        throw new TypeError(
+          'session.regenerate(req): this request has no session; is session() among its hooks?',
+        );
+      state.regenerate = true;
+    },
   });
 }
 

@@ -76,7 +76,8 @@ export async function open(keys: SealKeys, sealed: string, context: string): Pro
   return undefined;
 }
 
-function toBase64Url(bytes: Uint8Array): string {
+/** `bytes` as base64url without padding. */
+export function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

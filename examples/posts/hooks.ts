@@ -11,10 +11,18 @@ import {
   session,
   type Hook,
   type Routable,
+  type SessionStore,
 } from 'sevenfold';
 
 /** The environment variables the hooks read (`process.env`, or a Worker's bindings). */
 export type PostsEnv = Readonly<Record<string, string | undefined>>;
+
+/** What the example's table is made from: the environment, and where sessions are kept. */
+export interface PostsSetup {
+  readonly env: PostsEnv;
+  /** Where signed-in sessions are kept (the posts database's `sessions` table); without it, in the cookie. */
+  readonly sessions?: SessionStore | undefined;
+}
 
 /** What `LOG_LEVEL` may be: pino's levels, or `silent` for no request log. */
 const LOG_LEVELS: readonly string[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -31,7 +39,7 @@ export function logLevelError(env: PostsEnv): string | undefined {
  * answer carries `X-Request-Id`; each answered request is one JSON line on stdout at `LOG_LEVEL` (default
  * `info`, `silent` for none); `CORS_ORIGINS` lets other origins' pages call the JSON API; `GET`s carry ETags; with `POSTS_TOKEN` set, a session cookie (see postsSession).
  */
-export function postsHooks(env: PostsEnv): Hook[] {
+export function postsHooks(env: PostsEnv, sessionStore?: SessionStore): Hook[] {
   const refused = logLevelError(env);
   if (refused !== undefined) throw new Error(refused);
   // The id first and the log line next: every later hook's answer, and the log, carry the id kept.
@@ -40,7 +48,7 @@ export function postsHooks(env: PostsEnv): Hook[] {
   // Location (create) and Link (index's next page) are what a page of another origin needs to read.
   if (origins !== undefined)
     hooks.push(cors({ origins, exposedHeaders: ['Location', 'Link', 'ETag'], maxAge: 600 }));
-  const sessions = postsSession(env);
+  const sessions = postsSession(env, sessionStore);
   if (sessions !== undefined) hooks.push(sessions);
   // etag() last, innermost: hooks outside it (a log line, say) see the 304 it makes of a 200.
   hooks.push(etag());
@@ -83,12 +91,14 @@ function generatedSecret(): string {
 }
 
 /**
- * The session that lets a browser sign in, only when `POSTS_TOKEN` is set: sealed with `SESSION_SECRET`, or
- * with a key made at start-up (a warning on stderr: sessions then end with the process). In production
+ * The session that lets a browser sign in, only when `POSTS_TOKEN` is set: kept in `store` (the posts
+ * database, so signing out ends it everywhere) with its id sealed in the cookie, or, without a store, sealed
+ * whole in the cookie; sealed with `SESSION_SECRET`, or with a key made at start-up (a warning on stderr:
+ * sessions then end with the process). In production
  * (`NODE_ENV=production`, behind HTTPS) the cookie is `__Host-session`, Secure; otherwise `posts-session`
  * without Secure, since Safari keeps no Secure cookie from plain `http://localhost`.
  */
-export function postsSession(env: PostsEnv): Hook | undefined {
+export function postsSession(env: PostsEnv, store?: SessionStore): Hook | undefined {
   if (!env.POSTS_TOKEN) return undefined;
   const secret = env.SESSION_SECRET || generatedSecret();
   const secure = env.NODE_ENV === 'production';
@@ -96,6 +106,7 @@ export function postsSession(env: PostsEnv): Hook | undefined {
     secret,
     name: secure ? '__Host-session' : 'posts-session',
     cookie: { secure },
+    ...(store === undefined ? {} : { store }),
   });
 }
 
@@ -103,8 +114,11 @@ export function postsSession(env: PostsEnv): Hook | undefined {
  * The table examples/posts serves: the posts resource (and whatever else the server adds beside it, and /session when `POSTS_TOKEN` is
  * set) in the scope of its hooks, which see every request first, misses included.
  */
-export function postsTable<const S extends readonly Routable[]>(env: PostsEnv, ...sources: S) {
-  const hooks = postsHooks(env);
+export function postsTable<const S extends readonly Routable[]>(
+  { env, sessions }: PostsSetup,
+  ...sources: S
+) {
+  const hooks = postsHooks(env, sessions);
   // /session exists only where signing in means something: with POSTS_TOKEN set.
   return env.POSTS_TOKEN ? scope({ hooks }, ...sources, signInResource()) : scope({ hooks }, ...sources);
 }

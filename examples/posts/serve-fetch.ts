@@ -37,7 +37,7 @@ const store = await openStoreOrExit(config.store, jsonLogger());
 const posts = postsResource(postsContainer(store.repository));
 let stopping = false;
 const table = postsTable(
-  process.env,
+  { env: process.env, sessions: store.sessions },
   posts,
   health({ ready: async () => !stopping && (await store.ping()) }),
 );

@@ -4,4 +4,4 @@ import { postsTable } from './hooks.js';
 
 /** The example's routes, for `sevenfold routes`: a module that only builds the table. */
 // The default environment: what `npm start` serves with no variables set.
-export const posts = postsTable({}, postsResource());
+export const posts = postsTable({ env: {} }, postsResource());

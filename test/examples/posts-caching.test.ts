@@ -11,7 +11,7 @@ import { onEvery, withServers } from '../support/servers.js';
 const posts = deterministicPosts();
 const options = postsOptions(posts);
 // Quiet, and every request named alike, so that each adapter's answer is the same bytes.
-const table = postsTable({ LOG_LEVEL: 'silent' }, posts);
+const table = postsTable({ env: { LOG_LEVEL: 'silent' } }, posts);
 const handler = quietHandler(table, options);
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const BROWSER = { Accept: 'text/html' };

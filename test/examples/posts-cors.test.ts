@@ -27,9 +27,9 @@ test('examples/posts :: CORS_ORIGINS is a comma-separated list of origins; unset
   assert.equal(corsOrigins({ CORS_ORIGINS: ` ${A} ,  ${B} ,` }), [A, B]);
   for (const unset of [{}, { CORS_ORIGINS: '' }, { CORS_ORIGINS: ' , ' }])
     assert.is(corsOrigins(unset), undefined, JSON.stringify(unset));
-  assert.not.match(formatRoutes(postsTable({}, deterministicPosts())), /cors/);
+  assert.not.match(formatRoutes(postsTable({ env: {} }, deterministicPosts())), /cors/);
   assert.match(
-    formatRoutes(postsTable({ CORS_ORIGINS: A }, deterministicPosts())),
+    formatRoutes(postsTable({ env: { CORS_ORIGINS: A } }, deterministicPosts())),
     /posts#index +- +requestId, requestLog, cors, etag\n/,
   );
   const bad: Array<[string, RegExp]> = [
@@ -57,7 +57,7 @@ test('examples/posts :: with CORS_ORIGINS, a page of a listed origin calls the J
   process.env.POSTS_TOKEN = 's3cret';
   const [posts, options] = served();
   const servers = await startAll(
-    postsTable({ CORS_ORIGINS: `${A},${B}`, LOG_LEVEL: 'silent' }, posts),
+    postsTable({ env: { CORS_ORIGINS: `${A},${B}`, LOG_LEVEL: 'silent' } }, posts),
     options,
   );
   try {

@@ -62,7 +62,7 @@ run.after(async (context) => {
 run('a person signs in, writes a post with its notice shown once, and signs out', async ({ browser }) => {
   if (browser === undefined) return;
   const posts = deterministicPosts();
-  const running = await ADAPTERS[0]!.start(postsTable(ENV, posts), postsOptions(posts));
+  const running = await ADAPTERS[0]!.start(postsTable({ env: ENV }, posts), postsOptions(posts));
   const context = await browser.newContext();
   const page = await context.newPage();
   try {

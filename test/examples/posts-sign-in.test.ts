@@ -26,7 +26,7 @@ test.before(() => {
   saved = process.env.POSTS_TOKEN;
   process.env.POSTS_TOKEN = TOKEN;
   const posts = deterministicPosts();
-  handler = quietHandler(postsTable(ENV, posts), postsOptions(posts));
+  handler = quietHandler(postsTable({ env: ENV }, posts), postsOptions(posts));
 });
 test.after(() => {
   if (saved === undefined) delete process.env.POSTS_TOKEN;
@@ -202,7 +202,7 @@ test('a cross-site sign-in is 403', async () => {
 
 test('without POSTS_TOKEN there is no /session and the listing is unchanged', async () => {
   const posts = deterministicPosts();
-  const plain = quietHandler(postsTable({ LOG_LEVEL: 'silent' }, posts), postsOptions(posts));
+  const plain = quietHandler(postsTable({ env: { LOG_LEVEL: 'silent' } }, posts), postsOptions(posts));
   assert.is((await inProcess(plain, { path: '/session/new', headers: BROWSER })).status, 404);
 });
 

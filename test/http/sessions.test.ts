@@ -205,7 +205,7 @@ test('session() :: options are checked when declared', () => {
     [{ secret: SECRET, secrets: [SECRET] }, /give secret, or secrets/],
     [{ secret: 'short' }, /32 characters or more/],
     [{ secrets: [] }, /non-empty list/],
-    [{ secret: SECRET, store: {} }, /unknown option "store"/],
+    [{ secret: SECRET, redis: {} }, /unknown option "redis"/],
     [{ secret: SECRET, cookie: { secure: false } }, /__Host- cookie needs/],
     [{ secret: SECRET, maxAge: -1 }, /maxAge is whole seconds/],
     [{ secret: SECRET, schema: { type: 'object' } }, /Standard Schema/],

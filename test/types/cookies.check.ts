@@ -2,8 +2,10 @@
 import * as z from 'zod';
 import {
   hook,
+  memorySessionStore,
   resource,
   session,
+  type SessionStore,
   type Answer,
   type CookieOptions,
   type Cookies,
@@ -67,4 +69,24 @@ resource('visits', {
 const untyped = session({ secrets: ['a-secret-of-thirty-two-characters!!'] });
 resource('pages', { index: (req) => ({ n: untyped.of(req).n }) });
 // @ts-expect-error: the options are checked
-session({ secret: 's', store: {} });
+session({ secret: 's', redis: {} });
+
+// A store is anything with the four methods; memorySessionStore() is one; update and destroy say what they did.
+session({ secret: 's', store: memorySessionStore() });
+const kept: SessionStore = {
+  get: async () => undefined,
+  create: async () => {},
+  update: async () => true,
+  destroy: async () => false,
+};
+session({ secret: 's', store: kept });
+// @ts-expect-error: a store that has no destroy cannot revoke
+session({ secret: 's', store: { get: kept.get, create: kept.create, update: kept.update } });
+// @ts-expect-error: update must say whether the session was still kept
+session({ secret: 's', store: { ...kept, update: async () => {} } });
+resource('sessions', {
+  create(req) {
+    sessions.regenerate(req);
+    return {};
+  },
+});

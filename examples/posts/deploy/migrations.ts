@@ -18,6 +18,16 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
     );
     CREATE INDEX posts_by_age ON posts (created_at, id);`,
   },
+  {
+    version: 2,
+    // Signed-in sessions (deploy/sessions.ts): a digest of each id, the session's JSON, when it ends.
+    sql: `CREATE TABLE sessions (
+      key text COLLATE "C" PRIMARY KEY,
+      value jsonb NOT NULL,
+      expires_at bigint NOT NULL
+    );
+    CREATE INDEX sessions_by_expiry ON sessions (expires_at);`,
+  },
 ];
 
 // Any fixed number: processes starting at once on one server take turns on it.

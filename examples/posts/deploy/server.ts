@@ -49,7 +49,7 @@ export async function runServer(config: Config, log: Logger): Promise<void> {
   const opened = store;
   // Not part of the posts table (docs/routes.md lists that one): served beside it, in the scope of its hooks.
   const table = postsTable(
-    process.env,
+    { env: process.env, sessions: store.sessions },
     posts,
     health({ ready: async () => !draining && (await opened.ping()) }),
   );

@@ -3,11 +3,13 @@ import cluster from 'node:cluster';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { memorySessionStore, type SessionStore } from 'sevenfold';
 import { takeLock } from './lock.js';
 import type { Logger } from './log.js';
 import { migrate } from './migrations.js';
 import { guarded, Outage } from './outage.js';
 import { PostgresPostRepository, type Queryable } from './postgres.js';
+import { PostgresSessionStore } from './sessions.js';
 import { MemoryPostRepository, type PostRepository } from '../repository.js';
 
 /** Where the posts are kept, from the environment (see README: "Where posts are kept"). */
@@ -30,6 +32,8 @@ export interface StoreOptions {
 export interface Store {
   readonly kind: 'postgres' | 'pglite' | 'memory';
   readonly repository: PostRepository;
+  /** Where signed-in sessions are kept: the same database (memory for the memory store). */
+  readonly sessions: SessionStore;
   /** Whether the store answers a trivial query now: what readiness asks. Never rejects. */
   ping(): Promise<boolean>;
   /** Waits for queries in flight, then closes the database and releases its lock. */
@@ -54,6 +58,7 @@ export async function openStore(options: StoreOptions, log: Logger): Promise<Sto
     return {
       kind: 'memory',
       repository: new MemoryPostRepository(),
+      sessions: memorySessionStore(),
       ping: async () => true,
       close: async () => {},
     };
@@ -85,6 +90,7 @@ async function openServer(url: string, options: StoreOptions, outage: Outage): P
   return {
     kind: 'postgres',
     repository: new PostgresPostRepository(db),
+    sessions: new PostgresSessionStore(db),
     ping: () => ping(db),
     // A server that froze never answers the goodbye of its connections: the stop waits no longer than a
     // connection would.
@@ -129,6 +135,7 @@ async function openEmbedded(dir: string, outage: Outage): Promise<Store> {
     return {
       kind: 'pglite',
       repository: new PostgresPostRepository(db),
+      sessions: new PostgresSessionStore(db),
       ping: () => ping(db),
       close: async () => {
         // pool.end() leaves PGlite open; close() checkpoints its WAL into the folder.
