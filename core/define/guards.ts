@@ -11,6 +11,8 @@ export interface GuardSecurity {
   readonly scheme: Readonly<Record<string, unknown>>;
   /** The guard lets requests without credentials through (OpenAPI lists `{}` beside the scheme). */
   readonly optional?: boolean;
+  /** Other schemes the guard accepts instead (a bearer token or a session cookie): OpenAPI lists each. */
+  readonly or?: readonly { readonly name: string; readonly scheme: Readonly<Record<string, unknown>> }[];
 }
 
 /**

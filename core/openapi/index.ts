@@ -41,7 +41,9 @@ export function openapi(
       }));
     }
     for (const guard of route.guards ?? []) {
-      if (guard.security !== undefined) securitySchemes[guard.security.name] = guard.security.scheme;
+      if (guard.security === undefined) continue;
+      securitySchemes[guard.security.name] = guard.security.scheme;
+      for (const other of guard.security.or ?? []) securitySchemes[other.name] = other.scheme;
     }
     item[route.method.toLowerCase()] = operation(route, options);
     if (options.methodOverride !== false && OVERRIDE_METHODS.has(route.method)) {

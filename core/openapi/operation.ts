@@ -110,16 +110,20 @@ function pathParameters(route: Route): Json[] {
 }
 
 /**
- * The security requirements of a guarded route: each guard's scheme, and `{}` when one lets anonymous
- * requests through.
+ * The security requirements of a guarded route: every guard's scheme together, one requirement per choice
+ * when a guard accepts others instead, and `{}` when one lets anonymous requests through.
  */
 export function security(route: Route): Json[] | undefined {
-  const schemes = (route.guards ?? []).flatMap((guard) =>
+  const guarded = (route.guards ?? []).flatMap((guard) =>
     guard.security === undefined ? [] : [guard.security],
   );
-  if (schemes.length === 0) return undefined;
-  const all: Json = Object.fromEntries(schemes.map((scheme) => [scheme.name, []]));
-  return schemes.some((scheme) => scheme.optional === true) ? [all, {}] : [all];
+  if (guarded.length === 0) return undefined;
+  let requirements: Json[] = [{}];
+  for (const { name, or = [] } of guarded) {
+    const choices = [name, ...or.map((other) => other.name)];
+    requirements = requirements.flatMap((so) => choices.map((choice) => ({ ...so, [choice]: [] })));
+  }
+  return guarded.some((scheme) => scheme.optional === true) ? [...requirements, {}] : requirements;
 }
 
 export function operation(route: Route, options: OpenApiOptions): Json {

@@ -27,6 +27,18 @@ const signedIn = bearer({ verify: matches });
 // What OpenAPI is told: the same scheme, optional, since with POSTS_TOKEN unset anyone may write.
 const orAnonymous = bearer({ verify: matches, optional: true });
 
+/** The session cookie as OpenAPI names it: what a browser signed in through `POST /session` sends instead. */
+const SESSION_SCHEME = {
+  name: 'session',
+  scheme: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'posts-session',
+    description:
+      'Set by POST /session (signing in with POSTS_TOKEN); named __Host-session when NODE_ENV=production.',
+  },
+} as const;
+
 /** What a signed-in session holds in its `user` field (POST /session puts it there). */
 export const WRITER = 'writer';
 
@@ -69,7 +81,7 @@ export const writer = guard(
   },
   {
     errors: [...signedIn.errors, 303],
-    security: orAnonymous.security,
+    security: { ...orAnonymous.security!, or: [SESSION_SCHEME] },
   },
 );
 

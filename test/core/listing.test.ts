@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { filterRoutes, formatRoutes, openapi, resource, routes } from '../../core/index.js';
+import { filterRoutes, formatRoutes, guard, openapi, resource, routes } from '../../core/index.js';
 import { posts } from '../../examples/posts/table.js';
 import { ROOT } from '../support/paths.js';
 
@@ -14,16 +14,19 @@ test('formatRoutes() :: text is aligned columns, one route a line', () => {
   assert.is(
     formatRoutes(table),
     [
-      'Name           Method  Path                  Action         Guards       Hooks',
-      'posts.index    GET     /posts                posts#index    -            requestId, requestLog, etag',
-      'posts.show     GET     /posts/:post_id       posts#show     -            requestId, requestLog, etag',
-      'posts.new      GET     /posts/:post_id/new   posts#new      signInFirst  requestId, requestLog, etag',
-      'posts.edit     GET     /posts/:post_id/edit  posts#edit     signInFirst  requestId, requestLog, etag',
-      'posts.create   POST    /posts                posts#create   bearer       requestId, requestLog, etag',
-      'posts.update   PUT     /posts/:post_id       posts#update   bearer       requestId, requestLog, etag',
-      'posts.destroy  DELETE  /posts/:post_id       posts#destroy  bearer       requestId, requestLog, etag',
-      'tags.index     GET     /tags                 tags#index     -            -',
-      'tags.show      GET     /tags/:name           tags#show      -            -',
+      'Name             Method  Path                  Action           Guards       Hooks',
+      'posts.index      GET     /posts                posts#index      -            requestId, requestLog, session, etag',
+      'posts.show       GET     /posts/:post_id       posts#show       -            requestId, requestLog, session, etag',
+      'posts.new        GET     /posts/:post_id/new   posts#new        signInFirst  requestId, requestLog, session, etag',
+      'posts.edit       GET     /posts/:post_id/edit  posts#edit       signInFirst  requestId, requestLog, session, etag',
+      'posts.create     POST    /posts                posts#create     bearer       requestId, requestLog, session, etag',
+      'posts.update     PUT     /posts/:post_id       posts#update     bearer       requestId, requestLog, session, etag',
+      'posts.destroy    DELETE  /posts/:post_id       posts#destroy    bearer       requestId, requestLog, session, etag',
+      'session.new      GET     /session/new          session#new      -            requestId, requestLog, session, etag',
+      'session.create   POST    /session              session#create   -            requestId, requestLog, session, etag',
+      'session.destroy  DELETE  /session              session#destroy  -            requestId, requestLog, session, etag',
+      'tags.index       GET     /tags                 tags#index       -            -',
+      'tags.show        GET     /tags/:name           tags#show        -            -',
       '',
     ].join('\n'),
   );
@@ -98,6 +101,8 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '/posts/{post_id}',
     '/posts/{post_id}/new',
     '/posts/{post_id}/edit',
+    '/session/new',
+    '/session',
   ]);
   // The POST is the one HTML forms send for put and delete (method override).
   assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete', 'post']);
@@ -124,11 +129,12 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     'default',
   ]);
   assert.ok(create.responses['201'].headers.Location);
-  // The bearer guard on writes: a security scheme, optional since POSTS_TOKEN may be unset, and named in
-  // x-guards.
-  assert.equal(create.security, [{ bearer: [] }, {}]);
+  // The guard on writes: a bearer token or the session cookie, optional since POSTS_TOKEN may be unset, and
+  // named in x-guards.
+  assert.equal(create.security, [{ bearer: [] }, { session: [] }, {}]);
   assert.equal(create['x-guards'], ['bearer']);
-  assert.equal(doc.components.securitySchemes, { bearer: { type: 'http', scheme: 'bearer' } });
+  assert.equal(Object.keys(doc.components.securitySchemes), ['bearer', 'session']);
+  assert.equal(doc.components.securitySchemes.session.in, 'cookie');
   assert.is(doc.paths['/posts'].get.security, undefined);
   // new's params schema types its path parameter in the operation.
   assert.equal(doc.paths['/posts/{post_id}/new'].get.parameters[0].schema.pattern, '^[A-Za-z0-9_-]{1,64}$');
@@ -198,7 +204,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '422',
     'default',
   ]);
-  assert.equal(form.security, [{ bearer: [] }, {}]);
+  assert.equal(form.security, [{ bearer: [] }, { session: [] }, {}]);
 });
 
 test('openapi() :: options say what the adapters were told: no method override, no cross-site check', async () => {
@@ -229,7 +235,7 @@ test('openapi() :: a table without schemas is still valid, with every route', as
   const doc = openapi(table) as any;
   await validate(doc);
   assert.equal(doc.info, { title: 'API', version: '0.0.0' });
-  assert.equal(doc.tags, [{ name: 'posts' }, { name: 'tags' }]);
+  assert.equal(doc.tags, [{ name: 'posts' }, { name: 'session' }, { name: 'tags' }]);
   assert.is(doc.paths['/tags/{name}'].get.summary, 'Show a tag');
   const operations = Object.values(doc.paths).flatMap((item: any) =>
     Object.keys(item).filter((k) => k !== 'parameters'),
@@ -273,3 +279,17 @@ test('docs/routes.md and docs/openapi.json :: match the example (run `npm run do
 });
 
 test.run();
+
+test('openapi :: a guard that accepts other schemes is one requirement per choice, with the other guards', () => {
+  const token = { name: 'bearer', scheme: { type: 'http', scheme: 'bearer' } } as const;
+  const key = { name: 'key', scheme: { type: 'apiKey', in: 'header', name: 'X-Key' } } as const;
+  const cookie = { name: 'session', scheme: { type: 'apiKey', in: 'cookie', name: 'sid' } } as const;
+  const either = guard('either', () => undefined, { security: { ...token, or: [cookie] } });
+  const keyed = guard('keyed', () => undefined, { security: key });
+  const doc = openapi(resource('notes', { destroy: () => undefined }, { before: [either, keyed] })) as any;
+  assert.equal(doc.paths['/notes/{note_id}'].delete.security, [
+    { bearer: [], key: [] },
+    { session: [], key: [] },
+  ]);
+  assert.equal(Object.keys(doc.components.securitySchemes), ['bearer', 'session', 'key']);
+});
