@@ -9,7 +9,7 @@ import { compile } from '../core/matcher/index.js';
 import { openapi } from '../core/openapi/index.js';
 import { tableHooks } from '../core/table/scope.js';
 import { routes } from '../core/table/table.js';
-import { responseCheck, routeChecks, validates } from '../core/schema/checks.js';
+import { responseChecks, routeChecks, validates } from '../core/schema/checks.js';
 import { ajvVersion, standaloneGenerator } from './http/ajv.js';
 import type { Route, RouteTable } from '../core/types.js';
 
@@ -144,7 +144,7 @@ function writeValidators(
   for (const route of table) {
     const before = generator.size();
     if (validates(route)) routeChecks(route, generator);
-    if (responses) responseCheck(route, generator);
+    if (responses) responseChecks(route, generator);
     // Routes whose schemas are all Standard Schema compile nothing here.
     if (generator.size() > before) count++;
   }

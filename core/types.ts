@@ -105,6 +105,9 @@ export type Handler<P = Readonly<Record<string, string>>, Q = Query, B = unknown
   res: Reply,
 ) => unknown;
 
+/** Response schemas by status, as an action declares them: `{ 200: Post, 404: Missing }`. */
+export type ResponseSchemas<S = SchemaLike> = { readonly [status: number]: S };
+
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), kept as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
@@ -129,8 +132,12 @@ export interface ActionSchema<S = SchemaLike> {
   readonly query?: S;
   /** The request body (create and update): JSON as it is, urlencoded coerced by the schema's types. */
   readonly body?: S;
-  /** The success response body (checked in development with `checkResponses`). */
-  readonly response?: S;
+  /**
+   * What the action answers, as JSON: one schema for its success status (`200`, create's `201`), or schemas
+   * by status (`{ 200: Post, 404: Missing }`). Handlers' answers are typed by them, only their declared fields
+   * are sent, OpenAPI documents them, and `checkResponses` validates them in development.
+   */
+  readonly response?: S | ResponseSchemas<S>;
   /** Statuses the handler answers with a problem besides the framework's own, e.g. `[409, 422]`. */
   readonly errors?: readonly number[];
   /**
@@ -144,6 +151,11 @@ export interface ActionSchema<S = SchemaLike> {
    * `303 See Other` with a `Location`; this says where, e.g. `'the post's page'`.
    */
   readonly seeOther?: string;
+}
+
+/** An action's schemas as a route record keeps them: JSON Schema only, responses by status. */
+export interface RouteSchema extends Omit<ActionSchema<JsonSchema>, 'response'> {
+  readonly response?: { readonly [status: string]: JsonSchema };
 }
 
 /** A route record: plain data plus the handler that serves it. */
@@ -161,8 +173,11 @@ export interface Route<Path extends string = string> {
   readonly name: string;
   /** Whether the request body is read and parsed before the handler runs. */
   readonly body: boolean;
-  /** What the action takes and gives, as JSON Schema, when the resource declares it (`options.schemas`). */
-  readonly schema?: ActionSchema<JsonSchema>;
+  /**
+   * What the action takes and gives, as JSON Schema, when the resource declares it (`options.schemas`); its
+   * responses by status (`{ "200": … }`), a single `response` given kept under the action's success status.
+   */
+  readonly schema?: RouteSchema;
   /**
    * Standard Schema values that validate parts of this route with their own library (their JSON
    * Schema is in `schema`); not enumerable, so `JSON.stringify(route)` leaves them out.

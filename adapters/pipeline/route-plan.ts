@@ -9,7 +9,7 @@ import type { Rendered } from '../../core/response/render.js';
 import { headerKey } from '../../core/util/headers.js';
 import { isThenable } from '../../core/util/thenable.js';
 import {
-  responseCheck,
+  responseChecks,
   routeChecks,
   validates,
   type Checked,
@@ -32,7 +32,8 @@ export interface RoutePlan {
   readonly hooks: readonly Hook[];
   readonly guards: readonly Guard<any>[];
   readonly checks: RouteChecks | undefined;
-  readonly response: CompiledSchema | undefined;
+  /** The response checks by status (with `checkResponses`). */
+  readonly response: ReadonlyMap<number, CompiledSchema> | undefined;
   readonly documented: Documented | undefined;
   /** The body's file fields: a route with some takes multipart/form-data uploads. */
   readonly files: readonly string[];
@@ -61,7 +62,7 @@ export function routePlans(
       hooks,
       guards: route.guards ?? [],
       checks: checked ? routeChecks(route, compiler) : undefined,
-      response: documented ? responseCheck(route, compiler) : undefined,
+      response: documented ? responseChecks(route, compiler) : undefined,
       documented: documented ? documentedResponses(route, documentation) : undefined,
       files: fileFields(route.schema?.body),
     });
@@ -170,10 +171,9 @@ export function responseMismatch(
     return `${route.name} answered ${out.status}, which its OpenAPI operation does not list; ${fixFor(route, out.status)}`;
   if (type !== undefined && statuses.length > 0 && !statuses.includes(type))
     return `${route.name} answered ${out.status} as ${type}, which its OpenAPI operation lists only as ${statuses.join(', ')}; ${type === 'text/html' ? `declare html: true in schemas.${route.action}` : `answer ${statuses.join(' or ')}`}`;
-  if (plan.response === undefined || out.status < 200 || out.status > 299 || type !== 'application/json')
-    return;
-  if (typeof out.body !== 'string') return undefined;
-  const errors = plan.response(JSON.parse(out.body));
+  const check = plan.response?.get(out.status);
+  if (check === undefined || type !== 'application/json' || typeof out.body !== 'string') return undefined;
+  const errors = check(JSON.parse(out.body));
   if (errors === undefined) return undefined;
   const fields = Object.entries(fieldErrors(errors)).map(
     ([field, messages]) => `${field || '(the body)'} ${messages.join(', ')}`,

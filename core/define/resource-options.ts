@@ -9,7 +9,7 @@ import { checkCache, type CacheOption } from './cache-control.js';
 import { byAction, describe } from './describe.js';
 import { checkSchemas } from './schema-options.js';
 import { NullObject } from '../util/null-object.js';
-import type { ActionSchema, HttpMethod, JsonSchema, Route } from '../types.js';
+import type { ActionSchema, HttpMethod, JsonSchema, Route, RouteSchema } from '../types.js';
 
 /** Methods an extra action may take. */
 export type ExtraMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -78,7 +78,7 @@ export interface Extra {
 
 /** An action's schemas as its route keeps them: JSON Schema, and the Standard Schema values that validate. */
 export interface RouteSchemas {
-  readonly schema: ActionSchema<JsonSchema>;
+  readonly schema: RouteSchema;
   readonly standard: Route['standard'];
 }
 

@@ -5,6 +5,7 @@ import type { IdParam } from './inflect.js';
 import type { Nest } from './nest.js';
 import type { Reply } from '../response/reply.js';
 import type { Infer } from '../schema/infer.js';
+import type { AnswerOf, ResponsesOf } from './answer-types.js';
 import type { Params, Query, Request, Route, RouteTable } from '../types.js';
 
 /**
@@ -114,6 +115,9 @@ type ParentParams<O> = O extends { readonly parent: infer R }
     : { readonly [param: string]: string }
   : {};
 
+/** Where a resource keeps, for the types only, what each action takes and answers (no such property exists). */
+export declare const DECLARED: unique symbol;
+
 /** Where a resource keeps, for the types only, the context its children's guards inherit (no such property exists). */
 export declare const INHERITED: unique symbol;
 
@@ -147,7 +151,8 @@ export type SevenOf<K extends Kind> = K extends 'singular' ? Exclude<Action, 'in
  */
 export type Handlers<K extends Kind, N extends string, O = {}> = {
   readonly [A in SevenOf<K> | Extras<O>]?:
-    ((req: RequestOf<A, PathOf<K, A, N, O>, O>, res: Reply) => unknown) | undefined;
+    | ((req: RequestOf<A, PathOf<K, A, N, O>, O>, res: Reply) => AnswerOf<ResponsesOf<SchemaFor<O, A>, A>>)
+    | undefined;
 };
 
 /** Handler keys that name no action: each one's type is the fix, so the handler fails to compile there. */
@@ -205,7 +210,9 @@ export type MissingHandlers<H, O> = {
 type Only<O> = O extends { readonly only: readonly (infer A)[] } ? A : Action;
 type Except<O> = O extends { readonly except: readonly (infer A)[] } ? A : never;
 /** The actions that get routes: the seven with handlers narrowed by only/except, and every extra. */
-export type Kept<H, O> = Exclude<Extract<keyof H, Action> & Only<O>, Except<O>> | (Extras<O> & keyof H);
+export type Kept<H, O> = KeptKeys<keyof H, O>;
+/** `Kept` from the handlers' names alone, so a declaration names them, not the handlers' types. */
+export type KeptKeys<Names, O> = Exclude<Extract<Names, Action> & Only<O>, Except<O>> | (Extras<O> & Names);
 
 // A name the inflection rule cannot read (people2, inbox) must come with an explicit param.
 export type NameCheck<N extends string, O> = [ParamOf<N, O>] extends [never]
@@ -224,9 +231,12 @@ export interface Resource<
   M extends string = string,
   P extends string | undefined = string | undefined,
   C extends object = {},
+  D = {},
 > {
   /** The context its children's handlers inherit from its guards: a type only. */
   readonly [INHERITED]?: C;
+  /** What each action takes and answers, for `client()`: a type only. */
+  readonly [DECLARED]?: D;
   readonly name: N;
   readonly kind: Kind;
   /** The id param (`post_id`); `undefined` for a singular resource. */

@@ -14,19 +14,16 @@ import {
   type RouteSchemas,
 } from './resource-options.js';
 import type {
-  HandedOf,
   Handlers,
-  Kept,
   Kind,
-  MemberPathOf,
   MissingHandlers,
   NameCheck,
   OptionsCheck,
   ParamOf,
-  PathsOf,
   Resource,
   UnknownKeys,
 } from './resource-types.js';
+import type { ResourceOf } from './answer-types.js';
 import type { Handler, HttpMethod, Route } from '../types.js';
 
 export type { ResourceOptions } from './resource-options.js';
@@ -85,7 +82,7 @@ export function resource<
   name: N & NameCheck<N, O>,
   handlers: H & UnknownKeys<'plural', H, O> & MissingHandlers<H, O>,
   options?: O & OptionsCheck<'plural', O>,
-): Resource<N, PathsOf<'plural', Kept<H, O>, N, O>, MemberPathOf<'plural', N, O>, ParamOf<N, O>, HandedOf<O>>;
+): ResourceOf<'plural', N, keyof H, O>;
 export function resource(name: string, handlers: object, options?: ResourceOptions): Resource {
   return build('plural', name, handlers, options);
 }
@@ -103,7 +100,7 @@ export function singular<
   name: N,
   handlers: H & UnknownKeys<'singular', H, O> & MissingHandlers<H, O>,
   options?: O & OptionsCheck<'singular', O>,
-): Resource<N, PathsOf<'singular', Kept<H, O>, N, O>, MemberPathOf<'singular', N, O>, undefined, HandedOf<O>>;
+): ResourceOf<'singular', N, keyof H, O>;
 export function singular(name: string, handlers: object, options?: SingularOptions): Resource {
   return build('singular', name, handlers, options);
 }

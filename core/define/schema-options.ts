@@ -4,7 +4,7 @@ import { RouteDefinitionError, suggest } from '../errors.js';
 import { NullObject } from '../util/null-object.js';
 import { byAction, describe } from './describe.js';
 import type { CheckedOptions, RouteSchemas } from './resource-options.js';
-import type { ActionSchema, JsonSchema } from '../types.js';
+import type { JsonSchema, RouteSchema } from '../types.js';
 import { isStandardSchema, standardJsonSchema, type StandardSchemaV1 } from '../schema/standard.js';
 
 /** The checks of `options.schemas`: known keys per action, each part JSON Schema or converted to it. */
@@ -50,7 +50,8 @@ function actionSchemas(
       );
     }
     if (value === undefined) continue;
-    if (key === 'params' || key === 'query' || key === 'body' || key === 'response') {
+    if (key === 'response') out.response = responseSchemas(call, name, action, value);
+    else if (key === 'params' || key === 'query' || key === 'body') {
       if (key === 'body' && !body) {
         throw new RouteDefinitionError(
           `${call}: ${name}#${action} reads no request body, so it cannot have a body schema; remove it`,
@@ -58,20 +59,47 @@ function actionSchemas(
         );
       }
       out[key] = partSchema(call, name, action, key, value);
-      if (key !== 'response' && isStandardSchema(value)) standard[key] = value;
+      if (isStandardSchema(value)) standard[key] = value;
     } else out[key] = value;
   }
   return {
-    schema: Object.freeze(out) as ActionSchema<JsonSchema>,
+    schema: Object.freeze(out) as RouteSchema,
     standard: Object.keys(standard).length === 0 ? undefined : Object.freeze(standard),
   };
+}
+
+/** The status a handler's plain answer or `created()` has, under which a single `response` schema is kept. */
+const SUCCESS: Readonly<Record<string, string>> = { create: '201', destroy: '204' };
+const STATUS = /^[1-5][0-9][0-9]$/;
+
+/** Whether a `response` value is schemas by status (`{ 200: Post }`) rather than one schema. */
+export function isStatusMap(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || isStandardSchema(value))
+    return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => STATUS.test(key));
+}
+
+/** An action's response schemas by status, each JSON Schema; a single schema under the action's success status. */
+function responseSchemas(call: string, name: string, action: string, value: unknown) {
+  const given = isStatusMap(value) ? value : { [SUCCESS[action] ?? '200']: value };
+  const out: Record<string, JsonSchema> = {};
+  for (const [status, schema] of Object.entries(given)) {
+    if (status === '204' || status === '304' || status < '200')
+      throw new RouteDefinitionError(
+        `${call}: ${name}#${action} declares a response schema for ${status}, which has no body; ${status === '204' ? 'answer 200 with the body (json(body)) or remove the schema' : 'remove it'}`,
+        { resource: name, action },
+      );
+    out[status] = partSchema(call, name, action, `response ${status}`, schema);
+  }
+  return Object.freeze(out);
 }
 
 function partSchema(call: string, name: string, action: string, part: string, value: unknown): JsonSchema {
   const where = { resource: name, action };
   if (isStandardSchema(value)) {
     try {
-      return standardJsonSchema(value, part === 'response' ? 'output' : 'input');
+      return standardJsonSchema(value, part.startsWith('response') ? 'output' : 'input');
     } catch (error) {
       throw new RouteDefinitionError(
         `${call}: the ${part} schema of ${name}#${action} cannot be converted to JSON Schema for the listing and OpenAPI: ${error instanceof Error ? error.message : String(error)}`,

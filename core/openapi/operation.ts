@@ -52,7 +52,12 @@ const SUMMARIES: Readonly<Record<Action, (plural: string, one: string) => string
 };
 
 const SUCCESS: Readonly<Partial<Record<Action, number>>> = { create: 201, destroy: 204 };
-const SUCCESS_TITLES: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
+const SUCCESS_TITLES: Readonly<Record<number, string>> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+};
 
 // A browser (Accept preferring text/html) gets every problem as a page: the adapters' error page, or the
 // action's form again.
@@ -133,8 +138,9 @@ export function operation(route: Route, options: OpenApiOptions): Json {
   const action = isAction(route.action) ? route.action : undefined;
   const success = action === undefined ? 200 : (SUCCESS[action] ?? 200);
   const ok: Json = { description: SUCCESS_TITLES[success] };
+  const declared = schema.response ?? {};
   if (success !== 204) {
-    const data = { 'application/json': { schema: schema.response ?? {} } };
+    const data = { 'application/json': { schema: declared[String(success)] ?? {} } };
     // The default representation first, as a client taking anything gets it.
     ok.content =
       schema.html === 'default' ? { ...HTML_PAGE, ...data } : schema.html ? { ...data, ...HTML_PAGE } : data;
@@ -156,6 +162,14 @@ export function operation(route: Route, options: OpenApiOptions): Json {
         headers: { Location: { description: 'Where to go instead.', schema: { type: 'string' } } },
       };
     else responses[String(status)] = problem(status);
+  }
+  // The other statuses the action declares a JSON body for: what its handler answers with json(body, status).
+  for (const [status, body] of Object.entries(declared)) {
+    if (Number(status) === success) continue;
+    responses[status] = {
+      description: STATUS_TITLES[Number(status)] ?? SUCCESS_TITLES[Number(status)] ?? 'Answer',
+      content: { 'application/json': { schema: body } },
+    };
   }
   responses.default = problem(500);
   const op: Json = {

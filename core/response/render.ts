@@ -101,7 +101,8 @@ export function renderResult(
     const binary = renderBinary(out, added, cookies);
     if (binary !== undefined) return binary;
   }
-  const result = out instanceof Result ? out : out === undefined ? NO_CONTENT : new Result(200, 'json', out);
+  const result: Result =
+    out instanceof Result ? out : out === undefined ? NO_CONTENT : new Result(200, 'json', out);
   const headers: Record<string, string> = new NullObject();
   let body = '';
   if (result.kind !== 'empty') {

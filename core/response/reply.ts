@@ -12,34 +12,47 @@ export type ResultKind = 'json' | 'html' | 'text' | 'empty';
 
 /**
  * A response as data: status, body and extra headers. Handlers return one (through the
- * helpers below) when a plain value, sent as `200` JSON, is not what they mean.
+ * helpers below) when a plain value, sent as `200` JSON, is not what they mean. Its type keeps the
+ * status, the body and how it is sent, so an action with response schemas checks each at compile time.
  */
-export class Result {
+export class Result<S extends number = number, B = unknown, K extends ResultKind = ResultKind> {
   constructor(
-    readonly status: number,
-    readonly kind: ResultKind,
-    readonly body: unknown,
+    readonly status: S,
+    readonly kind: K,
+    readonly body: B,
     readonly headers: Readonly<Record<string, string>> | undefined = undefined,
   ) {}
 }
 
 /** A JSON response with any status: `json({ ok: true }, 202)`. */
-export function json(body: unknown, status = 200, headers?: Record<string, string>): Result {
+export function json<B, S extends number = 200>(
+  body: B,
+  status: S = 200 as S,
+  headers?: Record<string, string>,
+): Result<S, B, 'json'> {
   return new Result(status, 'json', body, headers);
 }
 
 /** `201 Created` with a `Location` header and, when given, the created thing as JSON. */
-export function created(location: string, body?: unknown): Result {
-  return new Result(201, body === undefined ? 'empty' : 'json', body, { Location: location });
+export function created<B = undefined>(
+  location: string,
+  body?: B,
+): Result<201, B, undefined extends B ? 'empty' | 'json' : 'json'> {
+  return new Result(201, (body === undefined ? 'empty' : 'json') as 'json', body as B, {
+    Location: location,
+  });
 }
 
 /** `204 No Content`; a handler returning `undefined` means the same. */
-export function noContent(): Result {
+export function noContent(): Result<204, undefined, 'empty'> {
   return new Result(204, 'empty', undefined);
 }
 
 /** A redirect with `Location`: 302 by default, 303 after a form post, 301/307/308 as needed. */
-export function redirect(location: string, status: 301 | 302 | 303 | 307 | 308 = 302): Result {
+export function redirect<S extends 301 | 302 | 303 | 307 | 308 = 302>(
+  location: string,
+  status: S = 302 as S,
+): Result<S, undefined, 'empty'> {
   return new Result(status, 'empty', undefined, { Location: location });
 }
 
@@ -49,7 +62,11 @@ export function redirect(location: string, status: 301 | 302 | 303 | 307 | 308 =
  * response whose markup is `Html`: from the tag, or `trustedHtml(string)` for markup you trust.
  */
 export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): Html;
-export function html(markup: Html, status?: number, headers?: Record<string, string>): Result;
+export function html<S extends number = 200>(
+  markup: Html,
+  status?: S,
+  headers?: Record<string, string>,
+): Result<S, string, 'html'>;
 export function html(first: TemplateStringsArray | Html, ...rest: unknown[]): Html | Result {
   if (isTemplate(first)) return htmlTemplate(first, ...(rest as HtmlValue[]));
   const [status = 200, headers] = rest as [number | undefined, Record<string, string> | undefined];
@@ -63,7 +80,11 @@ function isTemplate(value: unknown): value is TemplateStringsArray {
 }
 
 /** A plain-text response. */
-export function text(body: string, status = 200, headers?: Record<string, string>): Result {
+export function text<S extends number = 200>(
+  body: string,
+  status: S = 200 as S,
+  headers?: Record<string, string>,
+): Result<S, string, 'text'> {
   return new Result(status, 'text', body, headers);
 }
 
@@ -145,7 +166,7 @@ export class Reply {
   fresh(
     req: { readonly method: string; readonly headers: Headers },
     validators: Validators,
-  ): Result | undefined {
+  ): Result<304, undefined, 'empty'> | undefined {
     if (
       validators === null ||
       typeof validators !== 'object' ||
@@ -160,39 +181,54 @@ export class Reply {
     return isFresh(req, { etag: tag, lastModified }) ? NOT_MODIFIED : undefined;
   }
 
-  // The helpers again as methods, taking the free functions' own parameters so the two cannot drift.
+  // The helpers again as methods, calling the free functions so the two cannot drift; each keeps their types.
 
   /** `json()`: `res.json(body, status, headers)`. */
-  json(...args: Parameters<typeof json>): Result {
-    return json(...args);
+  json<B, S extends number = 200>(
+    body: B,
+    status?: S,
+    headers?: Record<string, string>,
+  ): Result<S, B, 'json'> {
+    return json(body, status, headers);
   }
 
   /** `created()`: `res.created(location, body)`. */
-  created(...args: Parameters<typeof created>): Result {
-    return created(...args);
+  created<B = undefined>(location: string, body?: B) {
+    return created<B>(location, body);
   }
 
   /** `noContent()`. */
-  noContent(): Result {
+  noContent(): Result<204, undefined, 'empty'> {
     return noContent();
   }
 
   /** `redirect()`: `res.redirect(location, status)`. */
-  redirect(...args: Parameters<typeof redirect>): Result {
-    return redirect(...args);
+  redirect<S extends 301 | 302 | 303 | 307 | 308 = 302>(
+    location: string,
+    status?: S,
+  ): Result<S, undefined, 'empty'> {
+    return redirect(location, status);
   }
 
   /**
    * `html()`: `res.html(markup, status, headers)`, markup from the `html` tag or `trustedHtml()` (a string is
    * escaped).
    */
-  html(markup: Html, status?: number, headers?: Record<string, string>): Result {
+  html<S extends number = 200>(
+    markup: Html,
+    status?: S,
+    headers?: Record<string, string>,
+  ): Result<S, string, 'html'> {
     return html(markup, status, headers);
   }
 
   /** `text()`: `res.text(body, status, headers)`. */
-  text(...args: Parameters<typeof text>): Result {
-    return text(...args);
+  text<S extends number = 200>(
+    body: string,
+    status?: S,
+    headers?: Record<string, string>,
+  ): Result<S, string, 'text'> {
+    return text(body, status, headers);
   }
 }
 

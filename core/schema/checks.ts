@@ -79,15 +79,25 @@ export function routeChecks(route: Route, compiler: SchemaCompiler): RouteChecks
   return { params: check('params'), query: check('query'), body: check('body') };
 }
 
-/** The response check of a route (development option), or `undefined` if it declares no response schema. */
-export function responseCheck(route: Route, compiler: SchemaCompiler): CompiledSchema | undefined {
-  const schema = route.schema?.response;
-  if (schema === undefined) return undefined;
-  try {
-    return compiler.compile(schema, 'response');
-  } catch (error) {
-    throw schemaError(route, 'response', error);
+/**
+ * The response checks of a route by status (development option), or `undefined` if it declares no response
+ * schema.
+ */
+export function responseChecks(
+  route: Route,
+  compiler: SchemaCompiler,
+): ReadonlyMap<number, CompiledSchema> | undefined {
+  const schemas = route.schema?.response;
+  if (schemas === undefined) return undefined;
+  const checks = new Map<number, CompiledSchema>();
+  for (const [status, schema] of Object.entries(schemas)) {
+    try {
+      checks.set(Number(status), compiler.compile(schema, 'response'));
+    } catch (error) {
+      throw schemaError(route, `response ${status}`, error);
+    }
   }
+  return checks;
 }
 
 function schemaError(route: Route, part: string, error: unknown): RouteDefinitionError {

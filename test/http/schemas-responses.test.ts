@@ -9,7 +9,8 @@ import { onEvery, withServers } from '../support/servers.js';
 const lying = resource(
   'lies',
   {
-    index: () => [{ id: 1 }],
+    // A wrong body does not compile; past a cast (or from JavaScript) checkResponses catches it.
+    index: () => [{ id: 1 }] as never,
     show: () => {
       throw new HttpError(418, 'a teapot');
     },

@@ -55,7 +55,8 @@ test('sevenfold routes :: filters by grep, resource and method', async () => {
       (r: { name: string }) => r.name,
     );
   assert.equal(await names('--grep', 'edit'), ['posts.edit']);
-  assert.equal(await names('--method', 'delete'), ['posts.destroy']);
+  assert.equal(await names('--method', 'delete'), ['posts.destroy', 'session.destroy']);
+  assert.equal(await names('--resource', 'session', '--method', 'delete'), ['session.destroy']);
   assert.equal(await names('--resource', 'posts', '--method', 'get', '--grep', 'post_id'), [
     'posts.show',
     'posts.new',
@@ -177,7 +178,7 @@ test('sevenfold --help :: prints the usage and exits 0', async () => {
 });
 
 test('bin :: runs as an executable with the exit code of main', async () => {
-  const { stdout } = await promisify(execFile)('node', [BIN, 'routes', TABLE, '--grep', 'destroy'], {
+  const { stdout } = await promisify(execFile)('node', [BIN, 'routes', TABLE, '--grep', 'posts.destroy'], {
     cwd: ROOT,
   });
   assert.match(

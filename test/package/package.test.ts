@@ -48,7 +48,7 @@ await running.close();
 const ROUTES_MODULE = `
 import { resource, routes } from 'sevenfold';
 
-export const notes = resource('notes', { index: () => [], show: (req) => req.params.note_id }, {
+export const notes = resource('notes', { index: () => [], show: (req) => ({ id: req.params.note_id }) }, {
   schemas: { show: { response: { type: 'object', properties: { id: { type: 'string' } } } } },
 });
 export const people = resource('people', { index: () => [], destroy: () => undefined });

@@ -27,7 +27,7 @@ etag({ weak: false });
 resource('notes', {
   show(req, res) {
     const fresh = res.fresh(req, { etag: [req.params.note_id, new Date(0)], lastModified: 0 });
-    type _ = Expect<Equal<typeof fresh, Result | undefined>>;
+    type _ = Expect<Equal<typeof fresh, Result<304, undefined, 'empty'> | undefined>>;
     return fresh ?? { id: req.params.note_id };
   },
   index(req, res) {
