@@ -169,7 +169,7 @@ test('a tampered or foreign cookie is a signed-out visitor, never an error', asy
   }
 });
 
-test('DELETE /session signs out: 303, the cookie cleared, and writes are refused again', async () => {
+test('DELETE /session signs out: 303, a cookie with the notice only, and writes are refused again', async () => {
   const cookie = cookieOf(await signIn());
   const out = await ask({
     method: 'POST',
