@@ -1,37 +1,38 @@
 import { readConfig } from '../../examples/posts/deploy/config.js';
 // examples/posts signed in from a browser (POSTS_TOKEN set): /session signs in and out, writes take the
-// session or the bearer token, write forms send a signed-out browser to sign in and back, flashes show once.
+// session or the bearer token, write forms send a signed-out browser to sign in and back, flashes show once;
+// the whole flow over every adapter's sockets and in process.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsOptions } from '../../examples/posts/app.js';
 import { postsTable } from '../../examples/posts/hooks.js';
 import type { RawRequest, RawResponse } from '../support/http.js';
-import { inProcess, quietHandler } from '../support/in-process.js';
+import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
 import { deterministicPosts } from '../support/posts.js';
+import {
+  masked,
+  signInFlow,
+  signInServed,
+  SIGN_IN_ENV as ENV,
+  TOKEN,
+  withToken,
+} from '../support/posts-sign-in.js';
+import { ADAPTERS } from '../support/servers.js';
+import { sameWires } from '../support/wires.js';
 
-const TOKEN = 's3cret-token';
-const ENV = {
-  POSTS_TOKEN: TOKEN,
-  SESSION_SECRET: 'a test secret of thirty-two chars!!',
-  LOG_LEVEL: 'silent',
-};
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' };
 const BROWSER = { Accept: 'text/html' };
 
-let saved: string | undefined;
+let restore: () => void;
 let handler: ReturnType<typeof quietHandler>;
 
 // The write guard reads POSTS_TOKEN as each write comes in, so the process has it while these run.
 test.before(() => {
-  saved = process.env.POSTS_TOKEN;
-  process.env.POSTS_TOKEN = TOKEN;
+  restore = withToken();
   const posts = deterministicPosts();
   handler = quietHandler(postsTable({ env: ENV }, posts), postsOptions(posts));
 });
-test.after(() => {
-  if (saved === undefined) delete process.env.POSTS_TOKEN;
-  else process.env.POSTS_TOKEN = saved;
-});
+test.after(() => restore());
 
 /** The `name=value` of the session cookie an answer set, for the next request's `Cookie` header. */
 function cookieOf(answer: RawResponse): string {
@@ -168,7 +169,7 @@ test('a tampered or foreign cookie is a signed-out visitor, never an error', asy
   }
 });
 
-test('DELETE /session signs out: 303, the cookie cleared, and writes are refused again', async () => {
+test('DELETE /session signs out: 303, a cookie with the notice only, and writes are refused again', async () => {
   const cookie = cookieOf(await signIn());
   const out = await ask({
     method: 'POST',
@@ -198,6 +199,28 @@ test('a cross-site sign-in is 403', async () => {
   });
   assert.is(forged.status, 403);
   assert.not.ok((forged.cookies ?? []).some((one) => one.startsWith('posts-session=')));
+});
+
+test("the whole flow over every adapter's sockets, sessions in a store: the same bytes but for sealed values and ids", () =>
+  sameWires(
+    (adapter) => adapter.start(...signInServed()),
+    async (url) => (await signInFlow(url, { revocable: true })).map((answer) => masked(answer).wire),
+  ));
+
+test('the whole flow answered in process by toFetch() as on node, sessions in a store or in the cookie', async () => {
+  for (const store of [true, false]) {
+    const served = () => signInServed(store ? undefined : null);
+    const running = await ADAPTERS[0]!.start(...served());
+    let onNode: RawResponse[];
+    try {
+      onNode = await signInFlow(running.url, { revocable: store });
+    } finally {
+      await running.close();
+    }
+    const inProcess = await signInFlow(quietHandler(...served()), { revocable: store });
+    assert.is(inProcess.length, onNode.length);
+    inProcess.forEach((answer, i) => sameAnswer(masked(answer), masked(onNode[i]!), `answer ${i}`));
+  }
 });
 
 test('without POSTS_TOKEN there is no /session and the listing is unchanged', async () => {

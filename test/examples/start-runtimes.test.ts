@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, raw } from '../support/http.js';
+import { SECRET, signInFlow, TOKEN } from '../support/posts-sign-in.js';
 import { requireRuntimes } from '../support/runtimes.js';
-import { freshDataDir, start, stop } from '../support/spawn.js';
+import { createdDataDir, freshDataDir, start, stop } from '../support/spawn.js';
 
 // `npm run start:bun` and `npm run start:deno`: examples/posts served by toFetch on each runtime's own
 // server (build/examples/posts/serve-fetch.js), from the same variables as `npm start`, on PGlite.
@@ -47,6 +48,30 @@ for (const name of ['bun', 'deno'] as const) {
     assert.is(shown.status, 200, shown.wire);
     assert.is(json(shown).title, 'kept');
     assert.equal(await stop(second), [0, null]);
+  });
+}
+
+for (const name of ['bun', 'deno'] as const) {
+  test(`start:${name} :: signed in (POSTS_TOKEN, SESSION_SECRET): the sign-in flow, sessions in its PGlite database`, async () => {
+    if (commands === undefined) return;
+    const [bin, args] = commands[name];
+    const env = {
+      DATA_DIR: await createdDataDir(),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      POSTS_TOKEN: TOKEN,
+      SESSION_SECRET: SECRET,
+      LOG_LEVEL: 'silent',
+      DENO_NO_UPDATE_CHECK: '1',
+      NO_COLOR: '1',
+    };
+    const server = await start(bin, [...args], env, 60);
+    try {
+      // Kept in the database, a session ends on signing out for a copy of its cookie too.
+      await signInFlow(server.url, { revocable: true, post: `on-${name}` });
+    } finally {
+      assert.equal(await stop(server), [0, null]);
+    }
   });
 }
 
