@@ -5,7 +5,7 @@ import type { OriginHeaders } from '../../core/request/cross-site.js';
 import type { Rendered } from '../../core/response/render.js';
 import { ABORTED, Exchange, type BodyDone, type BodyHeaders, type StreamDone } from '../pipeline/exchange.js';
 import { BodyReader } from './body-reader.js';
-import { streamBody } from './stream-reader.js';
+import { peekBody, streamBody } from './stream-reader.js';
 import { bodyHeadersObject, readHead, type Head } from './raw-headers.js';
 import { occupy, release } from './connection.js';
 import { send } from './send.js';
@@ -40,6 +40,8 @@ function transferProblem(transfer: string): HttpError | undefined {
 export class NodeRequest extends Exchange {
   #head: Head | undefined = undefined;
   #bodyHeaders: BodyHeaders | undefined = undefined;
+  /** `100 Continue` was sent: a body peeked at, then read, invites its client once. */
+  #invited = false;
 
   constructor(
     readonly req: IncomingMessage,
@@ -114,19 +116,34 @@ export class NodeRequest extends Exchange {
   }
 
   readBody(headers: BodyHeaders, limit: number, done: BodyDone): void {
-    const { req, res } = this;
+    const req = this.req;
     if (req.destroyed) return done(this, undefined, ABORTED);
     if (req.readableEnded) return done(this, undefined, READ_ALREADY);
-    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+    this.invite(headers);
     new BodyReader(this, limit, done).start();
   }
 
   readStream(headers: BodyHeaders, take: (chunk: Uint8Array) => void, done: StreamDone): void {
-    const { req, res } = this;
+    const req = this.req;
     if (req.destroyed) return done(this, ABORTED);
     if (req.readableEnded) return done(this, READ_ALREADY);
-    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+    this.invite(headers);
     streamBody(this, req, take, done);
+  }
+
+  peekBody(headers: BodyHeaders, look: (chunk: Uint8Array) => boolean, done: StreamDone): void {
+    const req = this.req;
+    if (req.destroyed) return done(this, ABORTED);
+    if (req.readableEnded) return done(this, READ_ALREADY);
+    this.invite(headers);
+    peekBody(this, req, this.res, look, done);
+  }
+
+  /** Sends `100 Continue` to a client that waits for it before sending the body. */
+  private invite(headers: BodyHeaders): void {
+    if (headers.expect?.toLowerCase() !== '100-continue' || this.res.headersSent || this.#invited) return;
+    this.#invited = true;
+    this.res.writeContinue();
   }
 
   write(out: Rendered): void {
