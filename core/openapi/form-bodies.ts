@@ -79,7 +79,7 @@ export function overrideOperation(routes: readonly Route[], options: OpenApiOpti
     operationId: `${names}.form`,
     tags: resources,
     summary: `An HTML form's ${routes.map((route) => route.method).join(' or ')} (method override)`,
-    description: `HTML forms can only GET and POST: ${ways.join('; ')}. The field is removed from the body the handler sees. Any other POST here is \`405\`.`,
+    description: `HTML forms can only GET and POST: ${ways.join('; and ')}; the field is removed from the body the handler sees. Any other POST here is \`405\`.`,
     ...guards,
     requestBody: { required: true, content },
     responses: sortedResponses(responses),
