@@ -1,83 +1,21 @@
 import { connect } from 'node:net';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { guard, HttpError, resource, routes, singular } from '../../core/index.js';
-import { chunked, expectProblem, json, type RawRequest, type RawResponse } from '../support/http.js';
-import { inProcess, quietHandler, sameAnswer, toRequest } from '../support/in-process.js';
+import { serve, type Running } from '../../adapters/node.js';
+import { chunked, expectProblem, json, raw, type RawRequest, type RawResponse } from '../support/http.js';
+import { ANSWER_HEADERS, inProcess, quietHandler, sameAnswer, toRequest } from '../support/in-process.js';
 import { answerBeforeTheEnd, body, BOUNDARY, MULTIPART, part } from '../support/multipart.js';
+import { runtimeApp } from '../support/runtime-apps.js';
+import { requireRuntimes } from '../support/runtimes.js';
 import { onEvery, withServers } from '../support/servers.js';
+import { start, stop, type Started } from '../support/spawn.js';
+import { OVERRIDE_LIMITS, probe, table } from '../support/upload-override-app.js';
 
 // An HTML edit form with files: a multipart POST whose first part is `_method` is routed as that method on
 // every adapter and in process, its first part alone read before matching and the body then parsed whole by
 // the route's upload parser; anything else is the POST it says it is.
 
-const Cover = {
-  type: 'object',
-  required: ['title', 'cover'],
-  properties: {
-    title: { type: 'string', minLength: 1 },
-    count: { type: 'integer' },
-    cover: { type: 'string', format: 'binary' },
-  },
-  additionalProperties: false,
-} as const;
-
-/** How many chunks the in-process stream had given when the update's guard ran (after matching). */
-let pulledWhenMatched = -1;
-let pulls = 0;
-
-const books = resource(
-  'books',
-  {
-    show: (req) => ({ id: req.params.book_id }),
-    update: async (req) => {
-      const { title, count, cover } = req.body;
-      const bytes = Buffer.from(await cover.arrayBuffer());
-      return {
-        method: req.method,
-        fields: Object.keys(req.body),
-        title,
-        count,
-        cover: { name: cover.name, type: cover.type, size: cover.size, base64: bytes.toString('base64') },
-      };
-    },
-    destroy: (req) => ({ method: req.method, body: req.body ?? null }),
-  },
-  {
-    patch: true,
-    schemas: { update: { body: Cover } },
-    before: { update: [guard('probe', () => void (pulledWhenMatched = pulls))] },
-  },
-);
-
-// One path with a POST of its own: a form without `_method` first is that POST.
-const Picture = {
-  type: 'object',
-  properties: { picture: { type: 'string', format: 'binary' } },
-} as const;
-const avatar = singular(
-  'avatar',
-  {
-    create: (req, res) => res.created('/avatar', { method: req.method, fields: Object.keys(req.body) }),
-    update: (req) => ({ method: req.method, fields: Object.keys(req.body) }),
-  },
-  { schemas: { create: { body: Picture }, update: { body: Picture } } },
-);
-
-// Guards every route a form may reach there shares: they run before a byte of the body is read.
-const key = guard('key', (req) => {
-  if (req.headers['x-key'] !== 'k') throw new HttpError(403, 'no key');
-});
-const vaults = resource(
-  'vaults',
-  { update: (req) => ({ method: req.method }), destroy: () => undefined },
-  { schemas: { update: { body: Picture } }, before: { update: [key], destroy: [key] } },
-);
-
-// No upload here: a multipart POST is never read for `_method`.
-const notes = resource('notes', { update: (req) => ({ body: req.body }) });
-
-const table = routes(books, avatar, vaults, notes);
-const limits = { fileSize: 64, headerSize: 256 };
+const limits = OVERRIDE_LIMITS;
 const served = withServers('upload override', table, { uploads: limits });
 const handler = quietHandler(table, { uploads: limits });
 
@@ -104,6 +42,12 @@ const EDIT = Buffer.concat([
   BYTES.subarray(0, 60),
   Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
 ]);
+// The same form in chunks of up to 7 bytes: every boundary falls across chunks somewhere.
+const EDIT_PIECES = EDIT.toString('latin1').match(/[\s\S]{1,7}/g)!;
+const CHUNKED_EDIT: RawRequest = {
+  ...post(Buffer.from(chunked(EDIT_PIECES), 'latin1')),
+  headers: { ...MULTIPART, 'Transfer-Encoding': 'chunked' },
+};
 const EDITED = {
   method: 'PUT',
   fields: ['title', 'count', 'cover'],
@@ -145,24 +89,19 @@ served(
 served(
   'upload override :: a chunked form split inside its boundaries reads the same',
   async ({ servers }) => {
-    const pieces = EDIT.toString('latin1').match(/[\s\S]{1,7}/g)!;
-    const r = await onEvery(servers, {
-      ...post(Buffer.from(chunked(pieces), 'latin1')),
-      headers: { ...MULTIPART, 'Transfer-Encoding': 'chunked' },
-    });
-    assert.equal(json(r), EDITED);
-    const response = await handler(streamed(pieces.map((piece) => Buffer.from(piece, 'latin1'))));
+    assert.equal(json(await onEvery(servers, CHUNKED_EDIT)), EDITED);
+    const response = await handler(streamed(EDIT_PIECES.map((piece) => Buffer.from(piece, 'latin1'))));
     assert.equal(await response.json(), EDITED);
   },
 );
 
-/** A POST to /books/7 whose body is `pieces`, one per pull, counted in `pulls`. */
+/** A POST to /books/7 whose body is `pieces`, one per pull, counted in `probe.pulls`. */
 function streamed(pieces: readonly Uint8Array[], path = '/books/7', headers = {}): Request {
-  pulls = 0;
+  probe.pulls = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull: (controller) => {
-      if (pulls === pieces.length) return controller.close();
-      controller.enqueue(pieces[pulls++]!);
+      if (probe.pulls === pieces.length) return controller.close();
+      controller.enqueue(pieces[probe.pulls++]!);
     },
   });
   const init = { method: 'POST', headers: { ...MULTIPART, ...headers }, body: stream, duplex: 'half' };
@@ -179,13 +118,13 @@ served(
       ...file,
       Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
     ];
-    pulledWhenMatched = -1;
+    probe.whenMatched = -1;
     const response = await handler(streamed(pieces));
     assert.is(response.status, 200);
     assert.is((await response.json()).cover.size, 60);
     assert.ok(
-      pulledWhenMatched >= 1 && pulledWhenMatched <= 3,
-      `${pulledWhenMatched} of ${pieces.length} read`,
+      probe.whenMatched >= 1 && probe.whenMatched <= 3,
+      `${probe.whenMatched} of ${pieces.length} read`,
     );
   },
 );
@@ -294,7 +233,7 @@ served(
     expectProblem(403, /no key/)(await everywhere(servers, post(form, '/vaults/1')));
     const refused = await handler(streamed([Buffer.from(form)], '/vaults/1'));
     assert.is(refused.status, 403);
-    assert.ok(pulls <= 1, `${pulls} chunks read`);
+    assert.ok(probe.pulls <= 1, `${probe.pulls} chunks read`);
     const r = await everywhere(servers, post(form, '/vaults/1', { ...MULTIPART, 'X-Key': 'k' }));
     assert.equal(json(r), { method: 'PUT' });
   },
@@ -372,3 +311,80 @@ served(
 );
 
 served.run();
+
+// ---- toFetch on Bun, Deno and workerd: each runtime's own request streams, peeked at and read on.
+
+const onRuntimes = suite<{ node?: Running; others: Array<{ name: string; started: Started }> }>(
+  'upload override on Bun, Deno and workerd',
+  { others: [] },
+);
+
+onRuntimes.before(async (context) => {
+  const found = requireRuntimes(
+    ['bun', 'deno', 'workerd'] as const,
+    'upload override on Bun, Deno and workerd',
+  );
+  if (found === undefined) return;
+  const { source, options } = runtimeApp('upload-override');
+  const env = { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+  const app = 'upload-override';
+  const [node, bun, deno, workerd] = await Promise.all([
+    serve(source, { ...options, port: 0, host: '127.0.0.1' }),
+    start(found.bun.bin, ['test/runtimes/serve-bun.js', app], env),
+    start(
+      found.deno.bin,
+      ['run', '-A', '--node-modules-dir=manual', 'test/runtimes/serve-deno.js', app],
+      env,
+    ),
+    start(process.execPath, ['test/runtimes/serve-workerd.js', app], env),
+  ]);
+  context.node = node;
+  context.others = [
+    { name: 'bun', started: bun },
+    { name: 'deno', started: deno },
+    { name: 'workerd', started: workerd },
+  ];
+});
+
+onRuntimes.after(async (context) => {
+  await Promise.all([context.node?.close(), ...context.others.map(({ started }) => stop(started))]);
+});
+
+onRuntimes('every form above: the same status, headers that matter and body as node', async (context) => {
+  if (context.node === undefined) return;
+  const requests: RawRequest[] = [
+    post(EDIT),
+    CHUNKED_EDIT,
+    post(body(part('_method', 'delete'), part('cover', 'x'.repeat(40_000), 'c.txt'))),
+    post(body(part('title', 'T'), part('_method', 'PUT'), part('cover', 'c', 'c.txt'))),
+    post(body(part('_method', 'PUT'), part('picture', 'p', 'p.png')), '/avatar'),
+    post(body(part('_method', 'PUT'), part('title', 'T'), part('cover', 'x'.repeat(65), 'big.bin'))),
+    post(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="_method"\r\nX-Pad: ${'p'.repeat(300)}\r\n\r\n`,
+    ),
+    post(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="_method"\r\n\r\nPU`),
+    post(''),
+    post(EDIT, '/books/7', { ...MULTIPART, 'Sec-Fetch-Site': 'cross-site' }),
+    post(body(part('_method', 'PUT'), part('picture', 'p', 'p.png')), '/vaults/1'),
+  ];
+  const problems: string[] = [];
+  for (const request of requests) {
+    const expected = await raw(context.node.url, request, true);
+    for (const { name, started } of context.others) {
+      const answer = await raw(started.url, request, true);
+      for (const field of ['status', 'body', ...ANSWER_HEADERS] as const) {
+        const [want, got] = [field, field].map((f, i) => {
+          const r = i === 0 ? expected : answer;
+          return f === 'status' ? r.status : f === 'body' ? r.body : r.headers[f];
+        });
+        if (want !== got)
+          problems.push(
+            `${name} · ${request.path} ${expected.status}: ${field}: node ${want}, ${name} ${got}`,
+          );
+      }
+    }
+  }
+  assert.equal(problems, []);
+});
+
+onRuntimes.run();
