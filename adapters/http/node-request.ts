@@ -40,8 +40,6 @@ function transferProblem(transfer: string): HttpError | undefined {
 export class NodeRequest extends Exchange {
   #head: Head | undefined = undefined;
   #bodyHeaders: BodyHeaders | undefined = undefined;
-  /** `100 Continue` was sent: a body peeked at, then read, invites its client once. */
-  #invited = false;
 
   constructor(
     readonly req: IncomingMessage,
@@ -116,34 +114,29 @@ export class NodeRequest extends Exchange {
   }
 
   readBody(headers: BodyHeaders, limit: number, done: BodyDone): void {
-    const req = this.req;
+    const { req, res } = this;
     if (req.destroyed) return done(this, undefined, ABORTED);
     if (req.readableEnded) return done(this, undefined, READ_ALREADY);
-    this.invite(headers);
+    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
     new BodyReader(this, limit, done).start();
   }
 
   readStream(headers: BodyHeaders, take: (chunk: Uint8Array) => void, done: StreamDone): void {
-    const req = this.req;
+    const { req, res } = this;
     if (req.destroyed) return done(this, ABORTED);
     if (req.readableEnded) return done(this, READ_ALREADY);
-    this.invite(headers);
+    // A body paused by a peek (`peekBody`) had its client invited then.
+    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent && req.readableFlowing !== false)
+      res.writeContinue();
     streamBody(this, req, take, done);
   }
 
   peekBody(headers: BodyHeaders, look: (chunk: Uint8Array) => boolean, done: StreamDone): void {
-    const req = this.req;
+    const { req, res } = this;
     if (req.destroyed) return done(this, ABORTED);
     if (req.readableEnded) return done(this, READ_ALREADY);
-    this.invite(headers);
-    peekBody(this, req, this.res, look, done);
-  }
-
-  /** Sends `100 Continue` to a client that waits for it before sending the body. */
-  private invite(headers: BodyHeaders): void {
-    if (headers.expect?.toLowerCase() !== '100-continue' || this.res.headersSent || this.#invited) return;
-    this.#invited = true;
-    this.res.writeContinue();
+    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+    peekBody(this, req, res, look, done);
   }
 
   write(out: Rendered): void {

@@ -136,6 +136,7 @@ export function createPipeline(
     // A path no form can reach is answered (or passed on to the app) with its body unread: it may be the
     // app's.
     if (reachable.length === 0) return route(x, 'POST');
+    // A multipart POST is read early only where its `_method` may reach an upload: elsewhere it is a POST.
     if (multipart && !reachable.some((found) => uploads.has(found.route))) return route(x, 'POST');
     const shared = sharedGuards(reachable);
     // Hooks that run after matching come before any guard, so a form that may reach one waits for its match.
@@ -155,7 +156,7 @@ export function createPipeline(
 
   function openForm(x: Exchange, multipart: boolean): void {
     const headers = x.bodyHeaders();
-    // No form sends no bytes at all (not even a closing boundary), however it was framed.
+    // A form sends a closing boundary at least, so a body of no bytes is no form, however it was framed.
     if (multipart && sendsNothing(headers)) return fail(x, EMPTY_FORM);
     if (!openBody(x, headers, multipart)) return;
     if (multipart) peekFormMethod(x, headers, settings.uploads, route, fail);

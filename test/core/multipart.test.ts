@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { HttpError, openapi, paths, resource } from '../../core/index.js';
 import { boundaryOf, MultipartParser, UPLOAD_LIMITS } from '../../core/request/multipart.js';
 import { MethodPart } from '../../core/request/method-part.js';
+import { isMultipart } from '../../core/request/method-override.js';
 import { fileFields, isFileSchema } from '../../core/request/file-fields.js';
 
 const B = 'xYz';
@@ -89,6 +90,13 @@ test('MethodPart :: the first part alone decides, whatever the chunks; the rest 
   for (const [text, expected] of cases)
     for (const size of [1, 2, 5, 64, text.length || 1])
       assert.is(firstPart(text, size), expected, `${JSON.stringify(text.slice(0, 40))} in chunks of ${size}`);
+});
+
+test('isMultipart :: multipart/form-data in any case, with parameters or none; nothing else', () => {
+  for (const type of ['multipart/form-data; boundary=x', 'Multipart/Form-Data', ' multipart/form-data ;b=1'])
+    assert.ok(isMultipart(type), type);
+  for (const type of ['multipart/mixed; boundary=x', 'multipart/form-datax', 'text/plain', '', undefined])
+    assert.not.ok(isMultipart(type), String(type));
 });
 
 test('boundaryOf :: the boundary, or a 400 when there is none', () => {

@@ -236,6 +236,8 @@ served(
     assert.ok(probe.pulls <= 1, `${probe.pulls} chunks read`);
     const r = await everywhere(servers, post(form, '/vaults/1', { ...MULTIPART, 'X-Key': 'k' }));
     assert.equal(json(r), { method: 'PUT' });
+    const empty = await everywhere(servers, post('', '/vaults/1', { ...MULTIPART, 'X-Key': 'k' }));
+    expectProblem(400, /the multipart body is empty/)(empty);
   },
 );
 
