@@ -5,7 +5,7 @@ import type { OriginHeaders } from '../../core/request/cross-site.js';
 import type { Rendered } from '../../core/response/render.js';
 import { ABORTED, Exchange, type BodyDone, type BodyHeaders, type StreamDone } from '../pipeline/exchange.js';
 import { BodyReader } from './body-reader.js';
-import { streamBody } from './stream-reader.js';
+import { peekBody, streamBody } from './stream-reader.js';
 import { bodyHeadersObject, readHead, type Head } from './raw-headers.js';
 import { occupy, release } from './connection.js';
 import { send } from './send.js';
@@ -125,8 +125,18 @@ export class NodeRequest extends Exchange {
     const { req, res } = this;
     if (req.destroyed) return done(this, ABORTED);
     if (req.readableEnded) return done(this, READ_ALREADY);
-    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+    // A body paused by a peek (`peekBody`) had its client invited then.
+    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent && req.readableFlowing !== false)
+      res.writeContinue();
     streamBody(this, req, take, done);
+  }
+
+  peekBody(headers: BodyHeaders, look: (chunk: Uint8Array) => boolean, done: StreamDone): void {
+    const { req, res } = this;
+    if (req.destroyed) return done(this, ABORTED);
+    if (req.readableEnded) return done(this, READ_ALREADY);
+    if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+    peekBody(this, req, res, look, done);
   }
 
   write(out: Rendered): void {

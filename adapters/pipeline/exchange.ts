@@ -16,6 +16,11 @@ export interface BodyHeaders {
   readonly transfer: string | undefined;
 }
 
+/** Whether a request's headers say its body has no bytes at all: no length, or a length of zero. */
+export function sendsNothing(headers: BodyHeaders): boolean {
+  return headers.transfer === undefined && (headers.length === undefined || headers.length === '0');
+}
+
 /** Where a body read ends: its UTF-8 text, or why there is none (`ABORTED` when the client went away). */
 export type BodyDone = (exchange: Exchange, text: string | undefined, error: unknown) => void;
 
@@ -48,6 +53,8 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   guardsRun = 0;
   /** How the body is parsed, once its headers are checked. */
   format: BodyFormat | undefined = undefined;
+  /** The body's first part is the `_method` field the request was routed by: the upload's parser drops it. */
+  methodPart = false;
   /** An upload's files, set apart while the schema checks its text fields. */
   files: Record<string, File | File[]> | undefined = undefined;
   /** The table's matcher, handed over only where hooks run before matching and may ask `allowed()`. */
@@ -114,6 +121,14 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
    * `done`'s error. Invites a `100-continue` client first.
    */
   abstract readStream(headers: BodyHeaders, take: (chunk: Uint8Array) => void, done: StreamDone): void;
+
+  /**
+   * Reads the start of the body into `look` until it returns `true`, then stops and puts every byte it read
+   * back: the next `readStream` reads the body from its first byte, and an answer that reads no further has
+   * the rest drained (or left to the runtime). A throw from `look` stops the read as in `readStream`; `done`
+   * has no error once `look` had enough, or when the body ended first. Invites a `100-continue` client first.
+   */
+  abstract peekBody(headers: BodyHeaders, look: (chunk: Uint8Array) => boolean, done: StreamDone): void;
 
   /** Writes the answer; throws when the platform refuses it (a header value with CR/LF). */
   abstract write(out: Rendered): void;

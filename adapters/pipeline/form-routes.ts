@@ -1,8 +1,9 @@
 // What a form posted with `_method` may reach: the routes at its path, and the guards they all run first.
 import type { Guard } from '../../core/define/guards.js';
 import type { Matcher } from '../../core/matcher/index.js';
+import { fileFields } from '../../core/request/file-fields.js';
 import { OVERRIDE_METHODS } from '../../core/request/method-override.js';
-import type { Match } from '../../core/types.js';
+import type { Match, Route, RouteTable } from '../../core/types.js';
 
 const FORM_METHODS = ['POST', ...OVERRIDE_METHODS];
 
@@ -26,4 +27,14 @@ export function sharedGuards(routes: readonly Found[]): readonly Guard<any>[] {
   let length = 0;
   while (length < first.length && lists.every((list) => list[length] === first[length])) length++;
   return first.slice(0, length);
+}
+
+/** The routes `_method` may name (PUT, PATCH) whose body has a file field: where a multipart form may lead. */
+export function uploadOverrides(table: RouteTable): ReadonlySet<Route> {
+  return new Set(
+    table.filter(
+      (route) =>
+        OVERRIDE_METHODS.has(route.method) && route.body && fileFields(route.schema?.body).length > 0,
+    ),
+  );
 }

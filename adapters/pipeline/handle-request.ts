@@ -3,7 +3,7 @@
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { isCrossSite, CROSS_SITE } from '../../core/request/cross-site.js';
-import { isUrlencoded, overriddenMethod } from '../../core/request/method-override.js';
+import { isMultipart, isUrlencoded } from '../../core/request/method-override.js';
 import { bodyFormat, NOT_MULTIPART, parseBody } from '../../core/request/parse-body.js';
 import { originUrl, splitTarget } from '../../core/request/target.js';
 import { renderMiss } from '../../core/response/render.js';
@@ -11,14 +11,17 @@ import { Reply } from '../../core/response/reply.js';
 import { tableOf, type Routable } from '../../core/table/table.js';
 import { tableHooks } from '../../core/table/scope.js';
 import type { HookRequest } from '../../core/define/hooks.js';
+import type { Route } from '../../core/types.js';
 import { hookPlan, runRequestHooks } from './hook-plan.js';
 import { corsPlan } from './cors-plan.js';
 import { way } from './way-out.js';
 import { isThenable } from '../../core/util/thenable.js';
 import type { AjvCompiler } from './ajv-compiler.js';
 import { Deadlines } from './deadlines.js';
-import { formRoutes, sharedGuards, type Found } from './form-routes.js';
-import { tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
+import { formRoutes, sharedGuards, uploadOverrides, type Found } from './form-routes.js';
+import { sendsNothing, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
+import { formReader, peekFormMethod } from './form-method.js';
+import { EMPTY_FORM } from '../../core/request/method-part.js';
 import { beforeBody, checkBody, routePlans, runGuards, type RoutePlan } from './route-plan.js';
 import { settle, type DispatchOptions } from './settings.js';
 import { readUploads, uploadsTooLarge, withFiles } from './upload-body.js';
@@ -67,8 +70,11 @@ export function createPipeline(
     { methodOverride, crossSiteProtection },
     before,
   );
+  // Where a multipart form's `_method` may reach an upload: nowhere, and no multipart POST is read early.
+  const uploads: ReadonlySet<Route> = methodOverride ? uploadOverrides(table) : new Set();
   const { respond, fail, answer, expire } = way(settings, plans, hooks);
   const deadlines = new Deadlines(settings.handlerTimeout, expire, timers);
+  const formRead = formReader(maxJsonDepth, route, fail);
   const { matched, handlers } = tracing;
 
   /** 1. A request arrives: what its head alone refuses, then the mounted scope's hooks. */
@@ -111,24 +117,31 @@ export function createPipeline(
         (cors === undefined || !cors.granted(x, method))
       )
         return fail(x, CROSS_SITE);
-      if (methodOverride && method === 'POST' && isUrlencoded(x.contentType())) return readForm(x);
+      if (methodOverride && method === 'POST') {
+        const type = x.contentType();
+        if (isUrlencoded(type)) return readForm(x, false);
+        if (uploads.size > 0 && isMultipart(type)) return readForm(x, true);
+      }
     }
     route(x, method);
   }
 
   /**
-   * 2. Method override: a urlencoded POST to a path that has routes is read before matching, so
-   * that its `_method` field picks the method (and a `405`'s Allow is that method's).
+   * 2. Method override: a urlencoded POST to a path that has routes is read before matching (a multipart one,
+   * where `_method` may reach an upload, its first part alone), so that its `_method` field picks the method
+   * (and a `405`'s Allow is that method's).
    */
-  function readForm(x: Exchange): void {
+  function readForm(x: Exchange, multipart: boolean): void {
     const reachable = formRoutes(matcher, x.path);
     // A path no form can reach is answered (or passed on to the app) with its body unread: it may be the
     // app's.
     if (reachable.length === 0) return route(x, 'POST');
+    // A multipart POST is read early only where its `_method` may reach an upload: elsewhere it is a POST.
+    if (multipart && !reachable.some((found) => uploads.has(found.route))) return route(x, 'POST');
     const shared = sharedGuards(reachable);
     // Hooks that run after matching come before any guard, so a form that may reach one waits for its match.
     if (shared.length === 0 || reachable.some((found) => plans.get(found.route)?.hooks.length))
-      return openForm(x);
+      return openForm(x, multipart);
     // The guards every route the form may reach runs come first, so that a refusal never invites the body.
     const [first] = reachable as [Found, ...Found[]];
     x.matched('POST', first.route, first.params);
@@ -136,27 +149,18 @@ export function createPipeline(
     deadlines.step(
       x,
       () => runGuards(x, shared),
-      () => ((x.guardsRun = shared.length), openForm(x)),
+      () => ((x.guardsRun = shared.length), openForm(x, multipart)),
       (error) => (x.closeAfter(), fail(x, error)),
     );
   }
 
-  function openForm(x: Exchange): void {
+  function openForm(x: Exchange, multipart: boolean): void {
     const headers = x.bodyHeaders();
-    if (openBody(x, headers)) x.readBody(headers, bodyLimit, formRead);
-  }
-
-  function formRead(x: Exchange, text: string | undefined, error: unknown): void {
-    let body: Record<string, unknown>;
-    try {
-      if (error !== undefined) throw error;
-      body = parseBody('form', text!, maxJsonDepth) as Record<string, unknown>;
-    } catch (refusal) {
-      return fail(x, refusal);
-    }
-    x.bodyRead = true;
-    x.body = body;
-    route(x, overriddenMethod(body) ?? 'POST');
+    // A form sends a closing boundary at least, so a body of no bytes is no form, however it was framed.
+    if (multipart && sendsNothing(headers)) return fail(x, EMPTY_FORM);
+    if (!openBody(x, headers, multipart)) return;
+    if (multipart) peekFormMethod(x, headers, settings.uploads, route, fail);
+    else x.readBody(headers, bodyLimit, formRead);
   }
 
   /** 3. Match: a miss is answered (or passed to the app behind), a hit gets its route and its plan. */
@@ -205,9 +209,8 @@ export function createPipeline(
       return fail(x, error);
     }
     // Zero bytes are no body, whatever their Content-Type says (many clients send one on every call).
-    if (headers.transfer === undefined && (headers.length === undefined || headers.length === '0'))
-      return noBody(x, plan);
-    if (!openBody(x, headers, plan?.files)) return;
+    if (sendsNothing(headers)) return noBody(x, plan);
+    if (!openBody(x, headers, plan !== undefined && plan.files.length > 0)) return;
     if (x.format !== 'multipart') return x.readBody(headers, bodyLimit, bodyRead);
     readUploads(x, headers, plan!.files, settings.uploads, (x) => checkRequestBody(x, plan), fail);
   }
@@ -236,9 +239,9 @@ export function createPipeline(
    * Whether the body may be read: its format is known, or it is refused (its type, its encoding, a declared
    * length over the limit).
    */
-  function openBody(x: Exchange, headers: BodyHeaders, files?: readonly string[]): boolean {
+  function openBody(x: Exchange, headers: BodyHeaders, takesFiles = false): boolean {
     try {
-      x.format = bodyFormat(headers.type, headers.encoding, files !== undefined && files.length > 0);
+      x.format = bodyFormat(headers.type, headers.encoding, takesFiles);
     } catch (error) {
       return (fail(x, error), false);
     }
@@ -253,7 +256,7 @@ export function createPipeline(
   /** 6. The body against its schema (urlencoded bodies are text, coerced by the schema's types). */
   function checkRequestBody(x: Exchange, plan: RoutePlan | undefined): void {
     if (plan?.checks?.body === undefined) return runHandler(x);
-    // A form read before matching (method override) is urlencoded: it cannot carry the files this route takes.
+    // A urlencoded form read before matching (method override) cannot carry the files this route takes.
     if (plan.files.length > 0 && x.format !== 'multipart') return fail(x, NOT_MULTIPART);
     deadlines.step(
       x,

@@ -7,6 +7,7 @@ import {
   uploadTooLarge,
   type UploadLimits,
 } from '../../core/request/multipart.js';
+import { METHOD_FIELD } from '../../core/request/method-override.js';
 import type { BodyHeaders, Exchange } from './exchange.js';
 import type { Fail } from './tracing.js';
 
@@ -39,6 +40,7 @@ export function readUploads(
           throw error;
         }
         parser.end();
+        if (x.methodPart) dropMethodField(parser.fields);
         x.body = uploadBody(parser, fileFields);
       } catch (refusal) {
         return fail(x, refusal);
@@ -67,6 +69,14 @@ function uploadBody(parser: MultipartParser, fileFields: readonly string[]): Rec
         errors: { [name]: ['must be a file'] },
       });
   return body;
+}
+
+/** Removes the `_method` field the request was routed by (the first of that name), as a urlencoded form's is. */
+function dropMethodField(fields: Record<string, string | string[]>): void {
+  const asked = fields[METHOD_FIELD];
+  if (!Array.isArray(asked)) delete fields[METHOD_FIELD];
+  else if (asked.length > 2) asked.shift();
+  else fields[METHOD_FIELD] = asked[1]!;
 }
 
 /** Puts an upload's files back into the checked body, in place of their placeholders. */

@@ -13,7 +13,7 @@ import {
   type BodyHeaders,
   type StreamDone,
 } from '../pipeline/exchange.js';
-import { streamWebBody } from './stream-body.js';
+import { peekWebBody, streamWebBody } from './stream-body.js';
 
 const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 // As the node adapter words it (adapters/http/node-request.ts).
@@ -36,6 +36,8 @@ export class FetchRequest extends Exchange {
   #response: Response | undefined = undefined;
   /** Who waits for an answer that was not ready at once. */
   #resolve: ((response: Response) => void) | undefined = undefined;
+  /** The bytes a peek read (a multipart form's first part), handed first to the read that continues it. */
+  #ahead: Uint8Array | undefined = undefined;
 
   constructor(
     readonly request: Request,
@@ -149,8 +151,18 @@ export class FetchRequest extends Exchange {
   }
 
   readStream(_headers: BodyHeaders, take: (chunk: Uint8Array) => void, done: StreamDone): void {
+    const ahead = this.#ahead;
+    // A body peeked at is used already, by the peek, which handed back what it read.
+    if (ahead === undefined && this.request.bodyUsed) return done(this, READ_ALREADY);
+    this.#ahead = undefined;
+    void streamWebBody(this, this.request.body, take, done, ahead);
+  }
+
+  // The runtime owns the connection: a body peeked at and read no further is its to drain or close.
+  peekBody(_headers: BodyHeaders, look: (chunk: Uint8Array) => boolean, done: StreamDone): void {
     if (this.request.bodyUsed) return done(this, READ_ALREADY);
-    void streamWebBody(this, this.request.body, take, done);
+    const keep = (bytes: Uint8Array) => (this.#ahead = bytes);
+    void peekWebBody(this, this.request.body, look, keep, done);
   }
 
   write(out: Rendered): void {

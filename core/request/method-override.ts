@@ -17,15 +17,24 @@ export const METHOD_FIELD = '_method';
  * (and the body untouched) unless the field is one `PUT`, `PATCH` or `DELETE`, in any letter case.
  */
 export function overriddenMethod(body: Record<string, unknown>): OverrideMethod | undefined {
-  const asked = body[METHOD_FIELD];
-  if (typeof asked !== 'string') return undefined;
-  const method = asked.toUpperCase();
-  if (!OVERRIDE_METHODS.has(method)) return undefined;
-  delete body[METHOD_FIELD];
-  return method as OverrideMethod;
+  const method = methodNamed(body[METHOD_FIELD]);
+  if (method !== undefined) delete body[METHOD_FIELD];
+  return method;
 }
 
-/** Whether a Content-Type is urlencoded, the only body method override reads. */
+/** The method a `_method` value names: `PUT`, `PATCH` or `DELETE` in any letter case, else `undefined`. */
+export function methodNamed(asked: unknown): OverrideMethod | undefined {
+  if (typeof asked !== 'string') return undefined;
+  const method = asked.toUpperCase();
+  return OVERRIDE_METHODS.has(method) ? (method as OverrideMethod) : undefined;
+}
+
+/** Whether a Content-Type is urlencoded: a form whose `_method` field is read in full before matching. */
 export function isUrlencoded(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType);
+}
+
+/** Whether a Content-Type is multipart/form-data: a form whose first part alone is read for `_method`. */
+export function isMultipart(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(contentType);
 }

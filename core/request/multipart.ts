@@ -4,7 +4,7 @@ import { parse as parseContentType } from 'content-type';
 import { HttpError } from '../errors.js';
 import { NullObject } from '../util/null-object.js';
 import { concat, concatAll, indexOf } from '../util/bytes.js';
-import { dispositionParams, utf8 } from './part-headers.js';
+import { partHeaders } from './part-headers.js';
 
 /** The limits of a `multipart/form-data` body; each one passed is a `413` naming it. */
 export interface UploadLimits {
@@ -183,39 +183,14 @@ export class MultipartParser {
     const { parts, files, fields } = this.limits;
     if (++this.counts.parts > parts)
       throw uploadTooLarge(`the upload has more than ${parts} parts`, 'parts', parts);
-    let disposition: string | undefined;
-    let type = 'application/octet-stream';
-    for (const line of block.split('\r\n')) {
-      if (line === '') continue;
-      const colon = line.indexOf(':');
-      if (colon === -1) throw new HttpError(400, `a multipart part has a malformed header line`);
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      if (name === 'content-disposition') disposition = value;
-      else if (name === 'content-type') type = value;
-    }
-    const params = disposition === undefined ? undefined : dispositionParams(disposition);
-    const name = params?.get('name');
-    if (name === undefined || name === '')
-      throw new HttpError(
-        400,
-        'a multipart part has no name: each needs Content-Disposition: form-data; name="…"',
-      );
-    if (name === '__proto__') throw new HttpError(400, 'form field "__proto__" is not allowed');
-    const filename = params!.get('filename');
+    const { name, filename, type } = partHeaders(block);
     // A file input left empty (no file name) is counted as a part, not as a file.
     if (filename !== undefined) {
       if (filename !== '' && ++this.counts.files > files)
         throw uploadTooLarge(`the upload has more than ${files} files`, 'files', files);
     } else if (++this.counts.fields > fields)
       throw uploadTooLarge(`the upload has more than ${fields} fields`, 'fields', fields);
-    return {
-      name: utf8(name),
-      filename: filename === undefined ? undefined : utf8(filename),
-      type,
-      chunks: [],
-      size: 0,
-    };
+    return { name, filename, type, chunks: [], size: 0 };
   }
 
   private take(bytes: Uint8Array): void {

@@ -6,7 +6,7 @@ import { tableOf, type ResourcesIn, type Routable } from './table.js';
 import type { HttpMethod, ParamKeys, Route } from '../types.js';
 import { fileFields } from '../request/file-fields.js';
 
-const MULTIPART = 'multipart/form-data';
+const MULTIPART = { enctype: 'multipart/form-data' } as const;
 
 /** Query values a path helper writes: `undefined` is left out, an array repeats its key. */
 export type QueryValues = {
@@ -29,6 +29,9 @@ export interface Form {
   readonly method: 'GET' | 'POST';
   /** `multipart/form-data` for a route that takes uploads (its body schema has a file field). */
   readonly enctype?: 'multipart/form-data';
+  /**
+   * Hidden fields to send before any other: a multipart form's `_method` counts only as its first part.
+   */
   readonly fields: { readonly _method?: OverrideMethod };
 }
 
@@ -169,15 +172,10 @@ function queryString(query: unknown, where: string): string {
 }
 
 function formOf(route: Route, action: string, where: string): Form {
-  const uploads = route.body && fileFields(route.schema?.body).length > 0;
-  if (uploads && route.method !== 'POST')
-    throw new TypeError(
-      `${where}: a form cannot upload files with ${route.method}: ${METHOD_FIELD} is read from urlencoded forms only; take the upload on a POST route`,
-    );
-  if (uploads)
-    return Object.freeze({ action, method: 'POST', enctype: MULTIPART, fields: Object.freeze({}) });
+  // A route that takes uploads gets a multipart form, whose `_method` (first in `fields`) is read as its first part.
+  const enctype = route.body && fileFields(route.schema?.body).length > 0 ? MULTIPART : {};
   if (route.method === 'GET' || route.method === 'POST')
-    return Object.freeze({ action, method: route.method, fields: Object.freeze({}) });
+    return Object.freeze({ action, method: route.method, ...enctype, fields: Object.freeze({}) });
   if (!OVERRIDE_METHODS.has(route.method)) {
     throw new TypeError(
       `${where}: a form cannot send ${route.method}; forms send GET and POST, and POST with ${METHOD_FIELD} PUT, PATCH or DELETE`,
@@ -186,6 +184,7 @@ function formOf(route: Route, action: string, where: string): Form {
   return Object.freeze({
     action,
     method: 'POST',
+    ...enctype,
     fields: Object.freeze({ [METHOD_FIELD]: route.method as OverrideMethod }),
   });
 }

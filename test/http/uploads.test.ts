@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import * as assert from 'uvu/assert';
 import { resource } from '../../core/index.js';
 import {
@@ -10,6 +9,7 @@ import {
   type RawResponse,
 } from '../support/http.js';
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
+import { answerBeforeTheEnd, body, BOUNDARY, MULTIPART, part } from '../support/multipart.js';
 import { onEvery, withServers } from '../support/servers.js';
 
 // multipart/form-data uploads on every adapter and in process: files and fields handed over, each limit a
@@ -44,19 +44,7 @@ const uploads = resource(
   { schemas: { create: { body: Upload } } },
 );
 
-const BOUNDARY = '----sevenfold7MA4YWxkTrZu0gW';
-const TYPE = { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` };
-
-/** One part: a text field, or a file when `filename` is given. */
-function part(name: string | undefined, value: string, filename?: string, type = 'text/plain'): string {
-  const disposition = name === undefined ? 'form-data' : `form-data; name="${name}"`;
-  const file = filename === undefined ? '' : `; filename="${filename}"\r\nContent-Type: ${type}`;
-  return `--${BOUNDARY}\r\nContent-Disposition: ${disposition}${file}\r\n\r\n${value}\r\n`;
-}
-
-function body(...parts: string[]): string {
-  return `${parts.join('')}--${BOUNDARY}--\r\n`;
-}
+const TYPE = MULTIPART;
 
 const GOOD = body(part('title', 'Hello'), part('count', '3'), part('file', 'file bytes\r\n--', 'notes.txt'));
 
@@ -168,30 +156,12 @@ for (const [name, text, detail] of tooLarge)
     assert.is(r.headers.connection, 'close');
   });
 
-/** The answer to a chunked request whose body never ends: only `first` of it is ever sent. */
-function answerBeforeTheEnd(url: string, first: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  const head = `POST /uploads HTTP/1.1\r\nHost: test.local\r\nContent-Type: ${TYPE['Content-Type']}\r\nTransfer-Encoding: chunked\r\n\r\n`;
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const socket = connect(Number(port), hostname, () => socket.write(head + chunked([first]).slice(0, -5)));
-    socket.on('data', (data) => {
-      text += data;
-      if (!wholeAnswer(text, false)) return;
-      socket.destroy();
-      resolve(text);
-    });
-    socket.on('error', reject);
-    socket.on('close', () => resolve(text));
-  });
-}
-
 served(
   'uploads :: a file past its limit is refused before the rest of the body is sent',
   async ({ servers }) => {
     const first = `${part('title', 'T')}--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'x'.repeat(100)}`;
     for (const { name, running } of servers) {
-      const answer = await answerBeforeTheEnd(running.url, first);
+      const answer = await answerBeforeTheEnd(running.url, '/uploads', first);
       assert.match(answer, /^HTTP\/1\.1 413 /, name);
       assert.match(answer, /uploads\.fileSize: 64/, name);
       assert.match(answer, /\r\nConnection: close\r\n/i, name);

@@ -17,7 +17,10 @@ const fail = (text) => {
 };
 
 // The module that exports each app's table, for `sevenfold validators`.
-const TABLES = { posts: 'build/examples/posts/table.js' };
+const TABLES = {
+  posts: 'build/examples/posts/table.js',
+  'upload-override': 'build/test/support/upload-override-app.js',
+};
 const validators = join(work, 'validators.js');
 const code = await main(
   [

@@ -1,6 +1,7 @@
 import type { DispatchOptions } from '../../adapters/pipeline/settings.js';
 import type { Routable } from '../../core/index.js';
 import { served } from './posts.js';
+import { OVERRIDE_LIMITS, table } from './upload-override-app.js';
 
 /**
  * The tables test/http/runtimes.test.ts serves on every runtime, by name: the node adapter imports
@@ -25,6 +26,12 @@ const APPS: Record<string, () => RuntimeApp> = {
       options: { ...options, bodyLimit: RUNTIME_BODY_LIMIT, checkResponses: true, onError: () => {} },
     };
   },
+  // Edit forms with files (test/http/upload-override.test.ts): a multipart body's first part read before
+  // matching, on each runtime's own request streams.
+  'upload-override': () => ({
+    source: table,
+    options: { uploads: OVERRIDE_LIMITS, checkResponses: true, onError: () => {} },
+  }),
 };
 
 /** The app called `name`; throws naming the ones there are. */
