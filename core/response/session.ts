@@ -2,6 +2,7 @@
 import type { StandardSchemaV1 } from '../schema/standard.js';
 import { clearCookieLine, setCookieLine, type CookieOptions } from './set-cookie.js';
 import { withCookies } from './render.js';
+import { privately, unstored } from './private-answer.js';
 import { NullObject } from '../util/null-object.js';
 import { flashesFrom, NO_FLASHES, type Flash } from './flash.js';
 import { open, seal, sealKeys } from '../util/seal.js';
@@ -212,13 +213,14 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     const state = held[STATE];
     // A request refused before the hook read its cookie, or a server failure (its work half done), sends nothing.
     if (state === undefined || out.status >= 500) return;
+    if (state.sent) privately(out);
     const text = JSON.stringify(held.session);
     // Messages are left only by an answer that is not a refusal: a 303 after a write, a page.
     const next = out.status < 400 ? held.flashesNext : undefined;
     if (text === state.loaded && next === undefined && !state.regenerate) return;
     if (text === '{}' && next === undefined) {
       if (!state.sent) return;
-      const clear = withCookies(out, [clearCookieLine(name, attributes)]);
+      const clear = unstored(withCookies(out, [clearCookieLine(name, attributes)]));
       return state.id === undefined ? clear : forget(state).then(() => clear);
     }
     if (schema !== undefined && !matches(schema as StandardSchemaV1, held.session))
@@ -235,7 +237,7 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
         throw new RangeError(
           `session(): the sealed session is ${line.length} bytes, over the ${MAX_COOKIE_BYTES} a browser keeps; keep ids in it, not records, or give session() a store`,
         );
-      return withCookies(out, [line]);
+      return unstored(withCookies(out, [line]));
     });
   }
 

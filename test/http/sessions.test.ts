@@ -245,4 +245,29 @@ test('answer parts :: one that returns a promise is awaited; one that never sett
   assert.match(String(reports[0]), /an answer hook did not settle within 50 ms/);
 });
 
+test('session() :: answers that set its cookie are never stored; those made with one are private and vary on Cookie', async () => {
+  const sessions = session({ secret: SECRET, name: 'sid', cookie: { secure: false } });
+  const pages = resource(
+    'pages',
+    {
+      index: (req) => ((req.session.seen = true), { seen: true }),
+      show: (req) => ({ seen: req.session.seen ?? false }),
+    },
+    { cache: { show: 'public, max-age=60' } },
+  );
+  const served = quietHandler(scope({ hooks: [sessions] }, pages), { checkResponses: false });
+  const set = await inProcess(served, { path: '/pages' });
+  assert.is(set.headers['cache-control'], 'private, no-store');
+  const cookie = set.cookies![0]!.split(';')[0]!;
+  const read = await inProcess(served, { path: '/pages/1', headers: { Cookie: cookie } });
+  assert.equal(JSON.parse(read.body), { seen: true });
+  assert.equal(read.cookies ?? [], []);
+  assert.is(read.headers['cache-control'], 'private, max-age=60');
+  assert.match(read.headers.vary ?? '', /\bCookie\b/);
+  // A visitor without a session gets the route's own caching, unchanged.
+  const anonymous = await inProcess(served, { path: '/pages/1' });
+  assert.is(anonymous.headers['cache-control'], 'public, max-age=60');
+  assert.not.match(anonymous.headers.vary ?? '', /Cookie/);
+});
+
 test.run();
