@@ -17,6 +17,7 @@ import { noCodegenFigures } from './no-codegen.js';
 import { runtimesFigures } from './runtimes.js';
 import { builtAt } from './before.js';
 import { validatorFigures } from './validators.js';
+import { typesFigures } from './type-check.js';
 
 // Figures are ratios to the raw dispatcher measured in the same interleaved rounds: on a
 // shared 2-core machine absolute numbers move 10-20% from run to run, ratios much less.
@@ -304,8 +305,7 @@ async function matching(): Promise<string> {
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
 // BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_CROSSCUTTING=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0,
-// BENCH_NOCODEGEN=0 and BENCH_EXAMPLE=0
-// each leave out one part.
+// BENCH_NOCODEGEN=0, BENCH_EXAMPLE=0 and BENCH_TYPES=0 each leave out one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
     `## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`,
@@ -343,5 +343,9 @@ if (process.env.BENCH_NOCODEGEN !== '0')
 if (process.env.BENCH_EXAMPLE !== '0')
   console.log(
     `## examples/posts on its stores (GET /posts/seed-42, GET /posts?limit=10, POST /posts, GET /posts/seed-42/edit, PUT /posts/seed-7)\n\n${await exampleFigures()}\n`,
+  );
+if (process.env.BENCH_TYPES !== '0')
+  console.log(
+    `## Type-checking a large table: sevenfold against Hono's hc\n\n${typesFigures(Number(process.env.BENCH_ROUNDS ?? 5))}\n`,
   );
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);

@@ -1,0 +1,89 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { checkProject, honoMissing } from '../bench/type-check.js';
+import {
+  fixtureResources,
+  writeTypesFixture,
+  type Fixture,
+  type FixtureProject,
+} from '../bench/type-check-fixture.js';
+
+// The benchmark's own fixture, smaller: 16 resources hold every kind it has (top-level, nested one and two
+// deep, shallow, with a member or a collection action, each shape of record), and check in seconds.
+const COUNT = 16;
+
+const missing = honoMissing();
+if (missing !== undefined && process.env.CI === 'true')
+  throw new Error(`CI needs the test runtimes for the type-check fixture:\n  ${missing}`);
+if (missing !== undefined)
+  console.warn(`\n  ⚠ SKIPPED the type-check fixture against Hono:\n    ${missing}\n`);
+
+let fixture: Fixture | undefined;
+test.before(() => {
+  if (missing === undefined) fixture = writeTypesFixture(COUNT);
+});
+test.after(() => {
+  if (fixture !== undefined) rmSync(fixture.dir, { recursive: true, force: true });
+});
+
+test('fixtureResources() :: seven routes each, nested, shallow and extra actions among them', () => {
+  const resources = fixtureResources(COUNT);
+  assert.ok(
+    resources.some((r) => r.parent?.parent !== undefined && !r.shallow),
+    'two deep',
+  );
+  assert.ok(
+    resources.some((r) => r.shallow && r.parent !== undefined),
+    'shallow',
+  );
+  assert.ok(resources.some((r) => r.extra === 'publish') && resources.some((r) => r.extra === 'search'));
+  assert.is(new Set(resources.map((r) => r.shape)).size, 4, 'every shape of record');
+  const shallow = resources.find((r) => r.shallow)!;
+  assert.is(shallow.member, `/${shallow.name}/:${shallow.param}`);
+  assert.ok(shallow.collection.startsWith(`${shallow.parent!.member}/`), shallow.collection);
+});
+
+test('writeTypesFixture() :: every project compiles with no error, sevenfold and Hono alike', () => {
+  if (fixture === undefined) return;
+  assert.is(fixture.routes, COUNT * 7);
+  for (const [name, tsconfig] of Object.entries(fixture.projects)) {
+    try {
+      checkProject(tsconfig, false);
+    } catch (error) {
+      assert.unreachable(`${name}: ${(error as Error).message}`);
+    }
+  }
+});
+
+// A client typed as `any` would make the comparison meaningless: each side must refuse a field its answers lack.
+test('writeTypesFixture() :: the calls are typed: a misspelt field or param fails on both sides', () => {
+  if (fixture === undefined) return;
+  const client = 'sevenfold server + client' in fixture.projects;
+  const cases = [
+    // paths() returns strings, so there a misspelt param stands for the misspelt field.
+    client
+      ? { project: 'sevenfold server + client', file: 'sevenfold/client.ts', from: '.title)', to: '.titel)' }
+      : {
+          project: 'sevenfold server + paths()',
+          file: 'sevenfold/paths.ts',
+          from: "r0_post_id: '1'",
+          to: "r0_postid: '1'",
+        },
+    { project: 'hono server + hc', file: 'hono/client.ts', from: '.title)', to: '.titel)' },
+  ] as const satisfies readonly { project: FixtureProject; file: string; from: string; to: string }[];
+  for (const { project, file, from, to } of cases) {
+    const path = join(fixture.dir, file);
+    const source = readFileSync(path, 'utf8');
+    assert.ok(source.includes(from), `${file} has ${from}`);
+    writeFileSync(path, source.replace(from, to));
+    try {
+      assert.throws(() => checkProject(fixture!.projects[project]!, false), /error TS2\d+/, project);
+    } finally {
+      writeFileSync(path, source);
+    }
+  }
+});
+
+test.run();
