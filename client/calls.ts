@@ -1,6 +1,6 @@
 // The types of a typed client: one call per routed action, read from what each resource's type declares.
 import type { ActionApi } from '../core/define/answer-types.js';
-import type { DECLARED } from '../core/define/resource-types.js';
+import type { Resource } from '../core/define/resource-types.js';
 import type { ResourcesIn } from '../core/table/table.js';
 import type { QueryValues } from '../core/util/encode-url.js';
 
@@ -109,13 +109,15 @@ export type UntypedCall = (
 /** A client of an untyped table: any resource and action, untyped calls. */
 export type UntypedClient = { readonly [resource: string]: { readonly [action: string]: UntypedCall } };
 
+// Names and declarations are read from Resource's own type arguments: inferring them from the properties
+// instead costs some eighty times more instantiations on a table of 200 resources.
 type ClientOf<R> = [R] extends [never]
   ? UntypedClient
   : unknown extends R
     ? UntypedClient
     : {
-        readonly [X in R as X extends { readonly name: infer N extends string } ? N : never]: Actions<
-          NonNullable<X extends { readonly [DECLARED]?: infer D } ? D : never>
+        readonly [X in R as X extends Resource<infer N, any, any, any, any, any> ? N : never]: Actions<
+          X extends Resource<any, any, any, any, any, infer D> ? D : never
         >;
       };
 
