@@ -95,8 +95,6 @@ export type Call<X extends ActionApi> =
     ? (call?: CallOf<X>) => Promise<AnswersOf<X['responses']>>
     : (call: CallOf<X>) => Promise<AnswersOf<X['responses']>>;
 
-type Actions<D> = { readonly [A in keyof D]: D[A] extends ActionApi ? Call<D[A]> : never };
-
 /** A call to a route whose types are unknown (an untyped table or route list). */
 export type UntypedCall = (
   call?: {
@@ -108,6 +106,11 @@ export type UntypedCall = (
 
 /** A client of an untyped table: any resource and action, untyped calls. */
 export type UntypedClient = { readonly [resource: string]: { readonly [action: string]: UntypedCall } };
+
+// A resource whose type declares no actions (a decorated controller's) gets untyped calls, not none.
+type Actions<D> = {} extends D
+  ? { readonly [action: string]: UntypedCall }
+  : { readonly [A in keyof D]: D[A] extends ActionApi ? Call<D[A]> : never };
 
 // Names and declarations are read from Resource's own type arguments: inferring them from the properties
 // instead costs some eighty times more instantiations on a table of 200 resources.

@@ -1,7 +1,13 @@
 // Type tests for `sevenfold/client`: calls typed from the table, answers narrowed by status; compiled by
 // `tsc -p .`, never run.
-import { client, type Answer, type Problem, type UntypedClient } from '../../client/index.js';
-import { prefix, resource } from '../../core/index.js';
+import {
+  client,
+  type Answer,
+  type Problem,
+  type UntypedCall,
+  type UntypedClient,
+} from '../../client/index.js';
+import { prefix, resource, type Resource } from '../../core/index.js';
 import { clientApp, type ClientApp } from '../support/client-app.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -165,3 +171,9 @@ export async function prefixedAndAlone() {
     api.notes.show({ params: { id: 'n' } });
   }
 }
+
+// A resource whose type declares no actions (a decorated controller's) gets untyped calls.
+declare const undeclared: Resource<'things'>;
+export type Undeclared = Expect<
+  Equal<ReturnType<typeof client<typeof undeclared>>['things'], { readonly [action: string]: UntypedCall }>
+>;
