@@ -5,13 +5,11 @@ import type { Resource } from '../define/resource-types.js';
 import { tableOf, type ResourcesIn, type Routable } from './table.js';
 import type { HttpMethod, ParamKeys, Route } from '../types.js';
 import { fileFields } from '../request/file-fields.js';
+import { fillPath, queryString, type QueryValues } from '../util/encode-url.js';
 
 const MULTIPART = { enctype: 'multipart/form-data' } as const;
 
-/** Query values a path helper writes: `undefined` is left out, an array repeats its key. */
-export type QueryValues = {
-  readonly [key: string]: string | number | boolean | readonly (string | number | boolean)[] | undefined;
-};
+export type { QueryValues } from '../util/encode-url.js';
 
 type ParamValues<Path extends string> = { readonly [K in ParamKeys<Path>]: string | number };
 /**
@@ -103,7 +101,7 @@ function strict<T extends object>(target: T, where: string, what: string): T {
 
 function helperOf(route: Route): PathHelper {
   const where = `paths().${route.name}`;
-  const build = (params: unknown): string => fill(route, params, where);
+  const build = (params: unknown): string => fillPath(route.path, params, where, suggest);
   const helper = (params?: unknown, query?: unknown): string => build(params) + queryString(query, where);
   return Object.freeze(
     Object.assign(helper, {
@@ -112,63 +110,6 @@ function helperOf(route: Route): PathHelper {
       method: route.method,
     }),
   ) as PathHelper;
-}
-
-/** The route's path with each param percent-encoded, after checking the params are exactly its own. */
-function fill(route: Route, params: unknown, where: string): string {
-  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
-    throw new TypeError(`${where}: params must be an object such as { ${route.params[0] ?? ''} }`);
-  }
-  const given = (params ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (!route.params.includes(key)) {
-      throw new TypeError(
-        `${where}: "${key}" is not a param of ${route.path}${suggest(key, route.params)}; it takes ${route.params.join(', ') || 'none'}`,
-      );
-    }
-  }
-  // Segment by segment, so a value can never be read as a param's name.
-  return route.path
-    .split('/')
-    .map((segment) => {
-      if (!segment.startsWith(':')) return segment;
-      const name = segment.slice(1);
-      const value = given[name];
-      if (!(
-        (typeof value === 'string' && value !== '') ||
-        (typeof value === 'number' && Number.isFinite(value))
-      )) {
-        throw new TypeError(`${where}: missing value for :${name} (a non-empty string or a finite number)`);
-      }
-      // Browsers and URL parsers drop "." and ".." segments, even percent-encoded: no link could reach them.
-      if (value === '.' || value === '..') {
-        throw new TypeError(
-          `${where}: :${name} cannot be ${JSON.stringify(value)}: URL parsers resolve it as a dot segment, so no link could carry it`,
-        );
-      }
-      return encodeURIComponent(value);
-    })
-    .join('/');
-}
-
-function queryString(query: unknown, where: string): string {
-  if (query === undefined) return '';
-  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
-    throw new TypeError(`${where}: the query must be an object such as { limit: 10 }`);
-  }
-  const pairs: string[] = [];
-  for (const [key, value] of Object.entries(query)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item === undefined) continue;
-      if (typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'boolean') {
-        throw new TypeError(
-          `${where}: query value "${key}" must be a string, number or boolean, got ${typeof item}`,
-        );
-      }
-      pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(item)}`);
-    }
-  }
-  return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
 }
 
 function formOf(route: Route, action: string, where: string): Form {

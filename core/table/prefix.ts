@@ -4,10 +4,13 @@ import type { Resource } from '../define/resource-types.js';
 import { routes, type ResourcesIn, type Routable, type Table } from './table.js';
 import type { Route } from '../types.js';
 
-/** A resource as `prefix(P, …)` leaves it: every path and its member path begin with `P`, names unchanged. */
+/**
+ * A resource as `prefix(P, …)` leaves it: every path and its member path begin with `P`, names unchanged, and
+ * what its actions declare kept (a static prefix adds no param).
+ */
 export type Prefixed<P extends string, R> =
-  R extends Resource<infer N, infer Paths, infer M, infer Param, infer C>
-    ? Resource<N, { readonly [A in keyof Paths]: `${P}${Paths[A]}` }, `${P}${M}`, Param, C>
+  R extends Resource<infer N, infer Paths, infer M, infer Param, infer C, infer D>
+    ? Resource<N, { readonly [A in keyof Paths]: `${P}${Paths[A]}` }, `${P}${M}`, Param, C, D>
     : never;
 
 // A prefix is static: one or more segments of URL-safe characters, each segment's value fixed.

@@ -58,6 +58,7 @@ test('docs :: every page has TypeScript examples', () => {
     'docs/extra-actions.md',
     'docs/prefix.md',
     'docs/paths.md',
+    'docs/client.md',
   ]) {
     assert.ok(blocks(page).length > 0, `${page} has no \`\`\`ts example`);
   }
@@ -103,7 +104,11 @@ function filesUnder(folder: string, ending: string): string[] {
 
 /** Every Markdown page a reader of the repository meets: the README, docs/ and the examples' pages. */
 const MARKDOWN = ['README.md', ...filesUnder('docs', '.md'), ...filesUnder('examples', '.md')];
-const SOURCES = [...filesUnder('core', '.ts'), ...filesUnder('adapters', '.ts')];
+const SOURCES = [
+  ...filesUnder('core', '.ts'),
+  ...filesUnder('adapters', '.ts'),
+  ...filesUnder('client', '.ts'),
+];
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
 /** A page's prose: fenced blocks blanked (line numbers kept), so code is never read as a link. */

@@ -101,10 +101,13 @@ const STAGES: Readonly<Record<string, readonly string[]>> = {
   'adapters/polka.ts': ['adapters/http/'],
   'adapters/cli.ts': ['core/table/', 'core/matcher/', 'core/openapi/', 'core/schema/', 'adapters/http/'],
   'adapters/bin.ts': ['adapters/cli.ts'],
+  // The client runs in browsers: it shares only pure helpers with the server (see the test of its entry).
+  'client/index.ts': ['core/util/', 'core/request/', 'client/calls.ts'],
+  'client/calls.ts': [],
 };
 
-test('core/ and adapters/ :: each stage loads only the stages below it', () => {
-  const files = [...sources('core'), ...sources('adapters')];
+test('core/, adapters/ and client/ :: each stage loads only the stages below it', () => {
+  const files = [...sources('core'), ...sources('adapters'), ...sources('client')];
   for (const file of files) {
     const stage = stageOf(file);
     const allowed = STAGES[stage];
@@ -124,8 +127,8 @@ test('core/ and adapters/ :: each stage loads only the stages below it', () => {
   }
 });
 
-test('core/ and adapters/ :: no module loads itself back through its imports (type-only imports aside)', () => {
-  const files = [...sources('core'), ...sources('adapters')];
+test('core/, adapters/ and client/ :: no module loads itself back through its imports (type-only imports aside)', () => {
+  const files = [...sources('core'), ...sources('adapters'), ...sources('client')];
   const state = new Map<string, 'open' | 'done'>();
   const visit = (file: string, trail: string[]): void => {
     if (state.get(file) === 'done') return;
@@ -154,9 +157,9 @@ test('sevenfold/fetch :: nothing it loads is a node: module, so it runs on worke
     assert.not.ok(loaded.includes(name), `adapters/fetch.ts loads ${name}`);
 });
 
-test('core/ and adapters/ :: no two source files share a name (index.ts aside)', () => {
+test('core/, adapters/ and client/ :: no two source files share a name (index.ts aside)', () => {
   const seen = new Map<string, string>();
-  for (const file of [...sources('core'), ...sources('adapters')]) {
+  for (const file of [...sources('core'), ...sources('adapters'), ...sources('client')]) {
     const name = file.split('/').at(-1)!;
     if (name === 'index.ts') continue;
     assert.is(seen.get(name), undefined, `${file} and ${seen.get(name)} share the name ${name}`);
@@ -169,8 +172,8 @@ test('core/ :: at most 13 entries, each a stage', () => {
   assert.ok(entries.length <= 13, `core/ has ${entries.length} entries: ${entries.join(', ')}`);
 });
 
-test('core/ and adapters/ :: every file opens with a comment that says what it is', () => {
-  for (const file of [...sources('core'), ...sources('adapters')]) {
+test('core/, adapters/ and client/ :: every file opens with a comment that says what it is', () => {
+  for (const file of [...sources('core'), ...sources('adapters'), ...sources('client')]) {
     const text = readFileSync(join(ROOT, file), 'utf8').replace(/^#!.*\n/, '');
     assert.ok(/^(\/\/|\/\*)/.test(text), `${file} does not open with a comment`);
   }
@@ -220,6 +223,30 @@ test('sevenfold, sevenfold/node, sevenfold/polka :: load neither polka, tsyringe
     const layer = loaded.find((file) => file.startsWith('core/controllers/'));
     assert.is(layer, undefined, `${entry} loads ${layer}`);
   }
+});
+
+/** Every module a source file loads at run time (type-only imports erased), as `.ts` paths and package names. */
+function reachAtRunTime(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const name of valueImports(file)) {
+    if (name.startsWith('.')) reachAtRunTime(resolve(file, name), seen);
+    else seen.add(name);
+  }
+  return seen;
+}
+
+test('sevenfold/client :: loads no server code, no node: module and no package: only these pure files', () => {
+  assert.ok(
+    reachAtRunTime('adapters/fetch.ts').has('adapters/pipeline/handle-request.ts'),
+    'it follows imports',
+  );
+  // A file added here is shipped to every browser that uses the client: keep it pure and small.
+  assert.equal([...reachAtRunTime('client/index.ts')].sort(), [
+    'client/index.ts',
+    'core/request/file-fields.ts',
+    'core/util/encode-url.ts',
+  ]);
 });
 
 test('sevenfold/controllers :: imports reflect-metadata first, before tsyringe', () => {

@@ -245,6 +245,51 @@ for (const running of [onNode, onPolka]) {
 console.log(JSON.stringify({ out, ids: [...unreachableIds(table, boards)], listing: formatRoutes(table) }));
 `;
 
+// The typed client from the tarball: the table's own, and a frontend's from the JSON listing with the
+// table's type, over HTTP and in process through sevenfold/fetch; the @ts-expect-error lines prove its types.
+const CLIENT_APP = `
+import { formatRoutes, json, resource, routes } from 'sevenfold';
+import { client } from 'sevenfold/client';
+import { toFetch } from 'sevenfold/fetch';
+import { serve } from 'sevenfold/node';
+
+const Note = { type: 'object', required: ['id', 'text'], properties: { id: { type: 'string' }, text: { type: 'string' } } } as const;
+const NewNote = { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1 } } } as const;
+const Missing = { type: 'object', required: ['missing'], properties: { missing: { type: 'string' } } } as const;
+const notes = resource(
+  'notes',
+  {
+    show: (req) => (req.params.note_id === 'n1' ? { id: 'n1', text: 'hi' } : json({ missing: req.params.note_id }, 404)),
+    create: (req, res) => res.created('/notes/n2', { id: 'n2', text: req.body.text }),
+  },
+  { schemas: { show: { response: { 200: Note, 404: Missing } }, create: { body: NewNote, response: Note } } },
+);
+const table = routes(notes);
+const listed = JSON.parse(formatRoutes(table, 'json'));
+const running = await serve(table, { port: 0 });
+const out = [];
+for (const api of [client(table, { baseUrl: running.url }), client<typeof table>(listed, { baseUrl: 'http://local', fetch: toFetch(table) })]) {
+  const shown = await api.notes.show({ params: { note_id: 'n1' } });
+  const text: string = shown.status === 200 ? shown.body.text : '';
+  const gone = await api.notes.show({ params: { note_id: 'a b' } });
+  const missing: string = gone.status === 404 ? gone.body.missing : '';
+  const made = await api.notes.create({ body: { text: 'new' } });
+  const bad = await api.notes.create({ body: { text: '' } });
+  out.push([text, missing, made.status, made.body, bad.status, bad.status === 422 ? bad.body.errors : null]);
+}
+await running.close();
+console.log(JSON.stringify(out));
+// Compiled, never called: each line is a compile error.
+export function mistakes(api: ReturnType<typeof client<typeof table>>) {
+  // @ts-expect-error note_id is required
+  api.notes.show({ params: {} });
+  // @ts-expect-error text is a string
+  api.notes.create({ body: { text: 1 } });
+  // @ts-expect-error notes have no index
+  api.notes.index();
+}
+`;
+
 const EXPORTS = Object.entries(
   (
     JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -258,7 +303,7 @@ const EXPORTS = Object.entries(
 test('exports :: every entry names its sevenfold:source first, then the files tsc builds from it', () => {
   assert.equal(
     EXPORTS.map(([entry]) => entry),
-    ['.', './node', './polka', './fetch', './controllers'],
+    ['.', './node', './polka', './fetch', './controllers', './client'],
   );
   for (const [entry, targets] of EXPORTS) {
     assert.equal(Object.keys(targets), ['sevenfold:source', 'types', 'default'], entry);
@@ -276,7 +321,7 @@ test('exports :: at run time the package name resolves to the build/ files the t
   }
 });
 
-test('npm pack :: a separate TypeScript app installs the tarball and uses all four entry points with types', async () => {
+test('npm pack :: a separate TypeScript app installs the tarball and uses every entry point with types', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sevenfold-app-'));
   try {
     const packed = join(dir, 'packed');
@@ -397,6 +442,19 @@ test('npm pack :: a separate TypeScript app installs the tarball and uses all fo
       /boards\.show +GET +\/api\/v1\/boards\/:board_id +boards#show +board_id=search \(boards\.search\)/,
     );
     assert.match(nested.listing, /cards\.show +GET +\/api\/v1\/cards\/:card_id/);
+
+    writeFileSync(join(app, 'client-app.ts'), CLIENT_APP);
+    await run(TSC, ['-p', app]);
+    const [overHttp, inProcess] = JSON.parse((await run('node', [join(app, 'out', 'client-app.js')])).stdout);
+    assert.equal(inProcess, overHttp, 'in process as over HTTP');
+    assert.equal(overHttp, [
+      'hi',
+      'a b',
+      201,
+      { id: 'n2', text: 'new' },
+      422,
+      { text: ['must not be empty'] },
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
 
@@ -50,7 +51,7 @@ function candidates(name: RuntimeName): string[] {
 }
 
 /** The line a missing runtime is reported with, saying how to get it. */
-function missing(name: RuntimeName, why: string): string {
+function missing(name: string, why: string): string {
   return `${name}: ${why}; install the test runtimes with \`npm run runtimes\` (test/runtimes/package.json)`;
 }
 
@@ -101,4 +102,20 @@ export function requireRuntimes<const Names extends readonly RuntimeName[]>(
   return Object.fromEntries((results as Runtime[]).map((runtime) => [runtime.name, runtime])) as {
     [K in Names[number]]: Runtime;
   };
+}
+
+/**
+ * A package test/runtimes/ installs (esbuild, miniflare), or `undefined` when it is missing on a developer
+ * machine (warned loudly; the caller skips). Under `CI=true` a missing package throws, as a missing runtime does.
+ */
+export function requireRuntimePackage<T>(name: string, what: string): T | undefined {
+  try {
+    return createRequire(join(ROOT, 'test', 'runtimes', 'package.json'))(name) as T;
+  } catch (error) {
+    const first = `${(error as Error).message}`.split('\n')[0];
+    const reason = missing(name, `${name} cannot be loaded from ${RUNTIMES_DIR}: ${first}`);
+    if (process.env.CI === 'true') throw new Error(`CI needs ${name} for ${what}:\n  ${reason}`);
+    console.warn(`\n  ⚠ SKIPPED ${what}:\n    ${reason}\n`);
+    return undefined;
+  }
 }
