@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../support/paths.js';
@@ -58,16 +58,9 @@ export type FixtureProject =
 /** A written fixture: its directory and the tsconfig of each project to check. */
 export interface Fixture {
   readonly dir: string;
-  /** `sevenfold server + client` only where this checkout has `sevenfold/client`. */
-  readonly projects: Partial<Record<FixtureProject, string>>;
+  readonly projects: Readonly<Record<FixtureProject, string>>;
   readonly resources: number;
   readonly routes: number;
-}
-
-/** Whether this checkout exports `sevenfold/client`, whose calls the client project makes. */
-export function hasClient(): boolean {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: object };
-  return './client' in manifest.exports;
 }
 
 // What an app compiles with: strict, ES modules, the DOM's fetch types (Hono's need them), libraries unchecked.
@@ -94,7 +87,7 @@ function write(path: string, text: string): void {
  * sevenfold resolves to this checkout's built declarations (`build/core`, as a user's install
  * would), Hono to test/runtimes/node_modules/hono.
  */
-export function writeTypesFixture(count: number, client = hasClient()): Fixture {
+export function writeTypesFixture(count: number): Fixture {
   const dir = mkdtempSync(join(tmpdir(), 'sevenfold-types-'));
   const resources = fixtureResources(count);
   write(join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
@@ -120,11 +113,10 @@ export function writeTypesFixture(count: number, client = hasClient()): Fixture 
     join(seven, 'paths.ts'),
     `import { paths } from 'sevenfold';\nimport { table } from './table.js';\n\nconst p = paths(table);\n\n${resources.map(pathsCalls).join('\n\n')}\n`,
   );
-  if (client)
-    write(
-      join(seven, 'client.ts'),
-      `import { client } from 'sevenfold/client';\nimport { table } from './table.js';\n\n${USE}\nconst api = client(table, { baseUrl: 'http://localhost' });\n\n${resources.map(sevenfoldCalls).join('\n\n')}\n`,
-    );
+  write(
+    join(seven, 'client.ts'),
+    `import { client } from 'sevenfold/client';\nimport { table } from './table.js';\n\n${USE}\nconst api = client(table, { baseUrl: 'http://localhost' });\n\n${resources.map(sevenfoldCalls).join('\n\n')}\n`,
+  );
 
   const hono = join(dir, 'hono');
   write(join(hono, 'common.ts'), COMMON_TYPES);
@@ -145,7 +137,7 @@ export function writeTypesFixture(count: number, client = hasClient()): Fixture 
     projects: {
       'sevenfold server': config('sevenfold', 'server', 'table.ts'),
       'sevenfold server + paths()': config('sevenfold', 'paths', 'paths.ts'),
-      ...(client ? { 'sevenfold server + client': config('sevenfold', 'client', 'client.ts') } : {}),
+      'sevenfold server + client': config('sevenfold', 'client', 'client.ts'),
       'hono server': config('hono', 'server', 'app.ts'),
       'hono server + hc': config('hono', 'client', 'client.ts'),
     },

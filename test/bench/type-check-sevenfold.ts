@@ -184,10 +184,9 @@ export function sevenfoldCalls(r: FixtureResource): string {
       ...(action === 'create' ? [`body: ${sampleBody(r)}`] : []),
       ...(action === 'update' ? [`body: ${sampleBody(r, 'first')}`] : []),
     ];
-    const reads = Object.entries(readsOf(r, action)).map(([status, read]) =>
-      read === undefined
-        ? `  if (a${k}.status === ${status}) use(a${k}.status);`
-        : `  if (a${k}.status === ${status}) use(a${k}.body${read});`,
+    // The client's union holds the statuses the action declares a schema for, and a 204 can declare none.
+    const reads = Object.entries(readsOf(r, action)).flatMap(([status, read]) =>
+      read === undefined ? [] : [`  if (a${k}.status === ${status}) use(a${k}.body${read});`],
     );
     return `  const a${k} = await api.${r.name}.${action}(${args.length > 0 ? `{ ${args.join(', ')} }` : ''});\n${reads.join('\n')}`;
   });

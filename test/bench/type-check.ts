@@ -118,10 +118,7 @@ export function typesFigures(runs: number, resources = 200): string {
     const keys = ['instantiations', 'types', 'memoryMb'] as const;
     const row = (label: string, a: FixtureProject, b: FixtureProject) =>
       `| ${label} | ${byRun(a, b, 'checkSeconds')} | ${byRun(a, b, 'cpuSeconds')} | ${keys.map((k) => times(med(a, k) / med(b, k))).join(' | ')} |`;
-    const client: FixtureProject =
-      'sevenfold server + client' in fixture.projects
-        ? 'sevenfold server + client'
-        : 'sevenfold server + paths()';
+    const client = 'sevenfold server + client';
     // What the calls alone add on each side: the project with them less the server alone, medians.
     const added = (key: keyof TscFigures) =>
       times(
@@ -133,20 +130,11 @@ export function typesFigures(runs: number, resources = 200): string {
       '| sevenfold ÷ Hono | check time | CPU time | instantiations | types | memory |',
       '|---|---|---|---|---|---|',
       row('server', 'sevenfold server', 'hono server'),
-      row(
-        `server + ${client === 'sevenfold server + client' ? 'client' : 'paths()'} ÷ server + hc`,
-        client,
-        'hono server + hc',
-      ),
+      row('server + client ÷ server + hc', client, 'hono server + hc'),
       `| the calls alone (each side less its server) | ${(['checkSeconds', 'cpuSeconds', ...keys] as const).map(added).join(' | ')} |`,
       '',
       "The goal (issue #30): a third of Hono's or less, in time and in instantiations.",
     );
-    if (client !== 'sevenfold server + client')
-      lines.push(
-        '',
-        'This checkout has no `sevenfold/client` yet: the sevenfold calls go through `paths(table)`.',
-      );
     return lines.join('\n');
   } finally {
     rmSync(fixture.dir, { recursive: true, force: true });

@@ -57,20 +57,25 @@ test('writeTypesFixture() :: every project compiles with no error, sevenfold and
   }
 });
 
-// A client typed as `any` would make the comparison meaningless: each side must refuse a field its answers lack.
+// Types that are `any` would make the comparison meaningless: each side must refuse a field its answers lack.
 test('writeTypesFixture() :: the calls are typed: a misspelt field or param fails on both sides', () => {
   if (fixture === undefined) return;
-  const client = 'sevenfold server + client' in fixture.projects;
   const cases = [
-    // paths() returns strings, so there a misspelt param stands for the misspelt field.
-    client
-      ? { project: 'sevenfold server + client', file: 'sevenfold/client.ts', from: '.title)', to: '.titel)' }
-      : {
-          project: 'sevenfold server + paths()',
-          file: 'sevenfold/paths.ts',
-          from: "r0_post_id: '1'",
-          to: "r0_postid: '1'",
-        },
+    // On the server too: an answer is checked against its status's schema.
+    {
+      project: 'sevenfold server',
+      file: 'sevenfold/resources/r0.ts',
+      from: 'json({ missing:',
+      to: 'json({ mising:',
+    },
+    { project: 'sevenfold server + client', file: 'sevenfold/client.ts', from: '.title)', to: '.titel)' },
+    // paths() returns strings: a misspelt param is what it can refuse.
+    {
+      project: 'sevenfold server + paths()',
+      file: 'sevenfold/paths.ts',
+      from: "r0_post_id: '1'",
+      to: "r0_postid: '1'",
+    },
     { project: 'hono server + hc', file: 'hono/client.ts', from: '.title)', to: '.titel)' },
   ] as const satisfies readonly { project: FixtureProject; file: string; from: string; to: string }[];
   for (const { project, file, from, to } of cases) {
@@ -79,7 +84,7 @@ test('writeTypesFixture() :: the calls are typed: a misspelt field or param fail
     assert.ok(source.includes(from), `${file} has ${from}`);
     writeFileSync(path, source.replace(from, to));
     try {
-      assert.throws(() => checkProject(fixture!.projects[project]!, false), /error TS2\d+/, project);
+      assert.throws(() => checkProject(fixture!.projects[project], false), /error TS2\d+/, project);
     } finally {
       writeFileSync(path, source);
     }
