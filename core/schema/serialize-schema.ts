@@ -3,6 +3,7 @@
 import { RouteDefinitionError } from '../errors.js';
 import {
   ANY_LEVEL,
+  NO_LEVEL,
   BOOLEAN,
   NULL,
   NUMBER,
@@ -71,7 +72,8 @@ export function planSchema(schema: unknown, label: string): readonly Plan[] {
 
   function term(node: unknown, at: string): Term {
     if (node === true) return any;
-    if (node === false) return none;
+    // A level of its own, so that a message names this place.
+    if (node === false) return leaf(at, () => ({ ...NO_LEVEL }));
     if (node === null || typeof node !== 'object' || Array.isArray(node))
       return fail(
         `the schema at ${at} is ${Array.isArray(node) ? 'an array' : (JSON.stringify(node) ?? typeof node)}, not a JSON Schema (an object or a boolean)`,
