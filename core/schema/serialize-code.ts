@@ -9,15 +9,28 @@ import {
   type ObjectPlan,
   type Plan,
 } from './serialize-plan.js';
-import { finite, isPlain, MAX_DEPTH, quote, type Walk } from './serialize-walk.js';
+import {
+  escaped,
+  finite,
+  inherits,
+  isPlain,
+  MAX_DEPTH,
+  plainLength,
+  quote,
+  type Walk,
+} from './serialize-walk.js';
 
 /** What the generated code calls, by the one-letter names its legend gives. */
-const NAMES = ['S', 'F', 'D', 'X', 'P', 'K', 'U', 'H', 'A', 'O', 'W'] as const;
+const NAMES = ['S', 'T', 'E', 'F', 'D', 'X', 'P', 'K', 'U', 'H', 'B', 'A', 'O', 'W'] as const;
 
 const LEGEND = [
-  '// S(s): a string as JSON; F(n): a number as JSON; D(x, key, plan, depth): any other value by its plan',
+  '// S(s): a string as JSON; T(s): how many of its first characters need no escape (mostly all of them);',
+  '// E(s, t): s quoted with its escapes; F(n): a number; D(x, key, plan, depth): any other value by its plan',
   '// (toJSON(), a type the schema does not declare); X: the keys past the declared ones; P(o): whether o is',
-  '// plain data; H: Object.hasOwn; A: Array.isArray; K, U: the errors; O, W: the writers D calls, by plan.',
+  '// plain data; H: Object.hasOwn; B: Object.prototype; A: Array.isArray; K, U: the errors; O, W: the',
+  '// writers D calls, by plan. In a writer, p says v is plain data, whose value of a name is its own unless',
+  '// it is what Object.prototype holds; c is what comes before the next value: 0 the opening bracket, 1 a',
+  '// comma, 2 the closing quote of a string and a comma.',
 ];
 
 const str = (text: string) => JSON.stringify(text);
@@ -43,6 +56,8 @@ export function generate(w: Walk, label: string): { serialize: (value: unknown) 
   const make = new Function(...NAMES, `${source}\n${written.join('\n')}\nreturn serialize;`);
   const serialize = make(
     quote,
+    plainLength,
+    escaped,
     finite,
     w.general,
     w.rest,
@@ -50,6 +65,7 @@ export function generate(w: Walk, label: string): { serialize: (value: unknown) 
     w.tooDeep,
     w.nothing,
     Object.hasOwn,
+    Object.prototype,
     Array.isArray,
     w.objects,
     w.arrays,
@@ -57,24 +73,54 @@ export function generate(w: Walk, label: string): { serialize: (value: unknown) 
   return { serialize, source };
 }
 
-/** How a step's text is used: `done` for a text, `maybe` for a text or undefined (nothing to write). */
+/**
+ * How a step's text is used: `done` for a text, `maybe` for a text or undefined (nothing to write), `string`
+ * for a string.
+ */
 interface Use {
   readonly done: (text: string) => string;
   readonly maybe: (text: string) => string;
+  readonly string: (x: string) => string | string[];
 }
 
 const top: Use = {
   done: (text) => `return ${text};`,
   maybe: (text) => `if ((w = ${text}) === undefined) throw U(); return w;`,
+  string: (x) => `return S(${x});`,
 };
+
+/**
+ * A writer's use of its values: each appended after what `c` says comes first (`open` the bracket, then
+ * `key`), a plain string without its closing quote, which the next append or the end writes.
+ */
+function appending(open: string, key: string): Use {
+  const before = (text: string) =>
+    `(c === 0 ? ${str(open + key + text)} : c === 1 ? ${str(`,${key}${text}`)} : ${str(`",${key}${text}`)})`;
+  const done = (text: string) => `s += ${before('')} + ${text}; c = 1;`;
+  return {
+    done,
+    maybe: (text) => `if ((w = ${text}) !== undefined) { ${done('w')} }`,
+    string: (x) => [
+      `if ((t = T(${x})) === ${x}.length) {`,
+      `  s += ${before('"')} + ${x}; c = 2;`,
+      '} else {',
+      `  ${done(`E(${x}, t)`)}`,
+      '}',
+    ],
+  };
+}
+
+/** What closes a writer's text, by what `c` says is pending. */
+const closing = (open: string, close: string) =>
+  `return c === 0 ? ${str(open + close)} : c === 1 ? s + ${str(close)} : s + ${str(`"${close}`)};`;
 
 /**
  * The statements that write `x` (an expression, at key `key`) under `plan`: the walk's fast steps
  * (serialize-walk.ts, `step`) in its order, then D.
  */
 function stepCode(plan: Plan, x: string, key: string, depth: string, use: Use): string[] {
-  const branches: Array<[string, string]> = [];
-  if (plan.scalars & STRING) branches.push([`typeof ${x} === "string"`, use.done(`S(${x})`)]);
+  const branches: Array<[string, string | string[]]> = [];
+  if (plan.scalars & STRING) branches.push([`typeof ${x} === "string"`, use.string(x)]);
   if (plan.scalars & NUMBER) branches.push([`typeof ${x} === "number"`, use.done(`F(${x})`)]);
   if (plan.scalars & BOOLEAN)
     branches.push([`typeof ${x} === "boolean"`, use.done(`(${x} ? "true" : "false")`)]);
@@ -84,12 +130,14 @@ function stepCode(plan: Plan, x: string, key: string, depth: string, use: Use): 
   if (typeof plan.object === 'object')
     branches.push([
       `typeof ${x} === "object" && ${x} !== null && ${x}.toJSON === undefined && !A(${x}) && P(${x})`,
-      use.done(`o${plan.id}(${x}, ${depth})`),
+      use.done(`o${plan.id}(${x}, ${depth}, true)`),
     ]);
   const general = use.maybe(`D(${x}, ${key}, ${plan.id}, ${depth})`);
   if (branches.length === 0) return [general];
   const out: string[] = [];
-  branches.forEach(([test, then], i) => out.push(`${i === 0 ? 'if' : '} else if'} (${test}) {`, `  ${then}`));
+  branches.forEach(([test, then], i) =>
+    out.push(`${i === 0 ? 'if' : '} else if'} (${test}) {`, ...indent([then].flat(), 1)),
+  );
   out.push('} else {', `  ${general}`, '}');
   return out;
 }
@@ -97,21 +145,17 @@ function stepCode(plan: Plan, x: string, key: string, depth: string, use: Use): 
 function objectCode(plan: Plan, object: ObjectPlan): string[] {
   const lines = [
     `// ${plan.at}`,
-    `function o${plan.id}(v, d) {`,
+    `function o${plan.id}(v, d, p) {`,
     `  if (d > ${MAX_DEPTH}) throw K(${plan.id});`,
   ];
-  lines.push('  let s = "", c = "{", x, w;');
+  lines.push('  let s = "", c = 0, x, w, t;');
   for (const { name, key, plan: p } of object.properties) {
-    const append = (text: string) => `s += c + ${str(key)} + ${text}; c = ",";`;
-    const use: Use = {
-      done: append,
-      maybe: (text) => `if ((w = ${text}) !== undefined) { ${append('w')} }`,
-    };
-    lines.push(`  x = v[${str(name)}];`, `  if (x !== undefined && H(v, ${str(name)})) {`);
-    lines.push(...indent(stepCode(p, 'x', str(name), 'd + 1', use), 2), '  }');
+    const own = inherits(name) ? '' : `p && x !== B[${str(name)}] || `;
+    lines.push(`  x = v[${str(name)}];`, `  if (x !== undefined && (${own}H(v, ${str(name)}))) {`);
+    lines.push(...indent(stepCode(p, 'x', str(name), 'd + 1', appending('{', key)), 2), '  }');
   }
   const more = object.patterns.length > 0 || object.additional !== undefined;
-  lines.push(more ? `  return X(v, ${plan.id}, d, s, c);` : '  return c === "{" ? "{}" : s + "}";', '}');
+  lines.push(more ? `  return X(v, ${plan.id}, d, s, c);` : `  ${closing('{', '}')}`, '}');
   return lines;
 }
 
@@ -121,12 +165,10 @@ function arrayCode(plan: Plan, array: ArrayPlan): string[] {
     `function a${plan.id}(v, d) {`,
     `  if (d > ${MAX_DEPTH}) throw K(${plan.id});`,
   ];
-  lines.push('  const n = v.length;', '  let s = "[", x, w;', '  for (let i = 0; i < n; i++) {');
-  lines.push('    if (i > 0) s += ",";', '    x = v[i];');
-  const use: Use = {
-    done: (text) => `s += ${text};`,
-    maybe: (text) => `s += (w = ${text}) === undefined ? "null" : w;`,
-  };
+  lines.push('  const n = v.length;', '  let s = "", c = 0, x, w, t;', '  for (let i = 0; i < n; i++) {');
+  lines.push('    x = v[i];');
+  const base = appending('[', '');
+  const use: Use = { ...base, maybe: (text) => `${base.done(`((w = ${text}) === undefined ? "null" : w)`)}` };
   const element = (p: Plan) => stepCode(p, 'x', 'i', 'd + 1', use);
   if (array.prefix.length === 0) lines.push(...indent(element(array.items), 2));
   else {
@@ -135,7 +177,7 @@ function arrayCode(plan: Plan, array: ArrayPlan): string[] {
     });
     lines.push('    } else {', ...indent(element(array.items), 3), '    }');
   }
-  lines.push('  }', '  return s + "]";', '}');
+  lines.push('  }', `  ${closing('[', ']')}`, '}');
   return lines;
 }
 

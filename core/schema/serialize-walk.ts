@@ -14,15 +14,57 @@ import {
 /** How deep objects and arrays a serializer writes by their plans may nest: a circular value stops here. */
 export const MAX_DEPTH = 1000;
 
-/** Writes an object or array its plan declares, at a depth. */
-export type Writer = (value: any, depth: number) => string;
+/**
+ * Writes an object or array its plan declares, at a depth; `plain` when the value is plain data (see
+ * `isPlain`), whose own properties are told from Object.prototype's without asking.
+ */
+export type Writer = (value: any, depth: number, plain: boolean) => string;
 
-// What JSON.stringify leaves as it is inside quotes; anything else (rare) is written by JSON.stringify itself.
-const PLAIN = /^[^\x00-\x1f"\\\ud800-\udfff]*$/;
+// A run of characters JSON.stringify writes as they are, from lastIndex (where `*` always matches, so `g`
+// searches no further): a string with a character to escape is scanned once, never backtracked over, and
+// measured faster than the sticky flag and than an anchored test of the whole string.
+const RUN = /[^\x00-\x1f"\\\ud800-\udfff]*/g;
+
+// How JSON.stringify writes the characters it escapes, below U+0020 and the quote and backslash.
+const ESCAPES = Array.from({ length: 93 }, (_, code) =>
+  code < 0x20 || code === 0x22 || code === 0x5c ? JSON.stringify(String.fromCharCode(code)).slice(1, -1) : '',
+);
+
+/** How many characters from the start of `text` JSON.stringify writes as they are: all of them, mostly. */
+export function plainLength(text: string): number {
+  RUN.lastIndex = 0;
+  RUN.test(text);
+  return RUN.lastIndex;
+}
 
 /** A string as JSON.stringify writes it. */
 export function quote(text: string): string {
-  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+  const plain = plainLength(text);
+  return plain === text.length ? `"${text}"` : escaped(text, plain);
+}
+
+/**
+ * A string as JSON.stringify writes it, its first `plain` characters known to need no escape: escapes
+ * written as JSON.stringify writes them (a surrogate pair as it is, a lone surrogate as \udxxx).
+ */
+export function escaped(text: string, plain: number): string {
+  let out = '"';
+  let from = 0;
+  let end = plain;
+  for (;;) {
+    out += text.slice(from, end);
+    if (end === text.length) return `${out}"`;
+    const code = text.charCodeAt(end);
+    from = end + 1;
+    if (code < 0xd800) out += ESCAPES[code];
+    else if (code < 0xdc00 && from < text.length && (text.charCodeAt(from) & 0xfc00) === 0xdc00) {
+      out += text.slice(end, from + 1);
+      from++;
+    } else out += `\\u${code.toString(16)}`;
+    RUN.lastIndex = from;
+    RUN.test(text);
+    end = RUN.lastIndex;
+  }
 }
 
 /** A number as JSON.stringify writes it. */
@@ -34,6 +76,15 @@ export function finite(n: number): string {
 export function isPlain(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Whether plain data can inherit something under `name` other than by value: an accessor of
+ * Object.prototype (`__proto__`), whose value is not the one a plain object inherits, so that only
+ * Object.hasOwn says whether the object has its own.
+ */
+export function inherits(name: string): boolean {
+  return Object.getOwnPropertyDescriptor(Object.prototype, name)?.get !== undefined;
 }
 
 /**
@@ -49,8 +100,11 @@ export interface Walk {
   readonly general: (value: unknown, key: string | number, id: number, depth: number) => string | undefined;
   /** Value `x` at `key` under `plan`: the fast steps generated code takes, in its order, then `general`. */
   readonly step: (x: unknown, key: string | number, plan: Plan, depth: number) => string | undefined;
-  /** Appends the keys of `value` past its declared properties (`text` so far, `comma` next) and closes it. */
-  readonly rest: (value: object, id: number, depth: number, text: string, comma: string) => string;
+  /**
+   * Appends the keys of `value` past its declared properties to `text` and closes it; `state` says what
+   * comes first: 0 the opening brace, 1 a comma, 2 the closing quote of a string and a comma.
+   */
+  readonly rest: (value: object, id: number, depth: number, text: string, state: number) => string;
   readonly tooDeep: (id: number) => TypeError;
   readonly nothing: () => TypeError;
 }
@@ -101,7 +155,7 @@ export function walk(plans: readonly Plan[], label: string): Walk {
           plan,
           'only what the schema declares is written: return that, or declare the array',
         );
-      return plan.array === 'whole' ? entire(x) : arrays[id]!(x, depth);
+      return plan.array === 'whole' ? entire(x) : arrays[id]!(x, depth, false);
     }
     if (plan.object === undefined)
       throw fail(
@@ -109,7 +163,7 @@ export function walk(plans: readonly Plan[], label: string): Walk {
         plan,
         'only what the schema declares is written: return that, or declare the object and its properties',
       );
-    return plan.object === 'whole' ? entire(x) : objects[id]!(x, depth);
+    return plan.object === 'whole' ? entire(x) : objects[id]!(x, depth, false);
   }
 
   // Generated code takes these steps in this order, so that both read a value alike.
@@ -123,7 +177,7 @@ export function walk(plans: readonly Plan[], label: string): Walk {
       Array.isArray(x) &&
       (x as { toJSON?: unknown }).toJSON === undefined
     )
-      return arrays[plan.id]!(x, depth);
+      return arrays[plan.id]!(x, depth, false);
     if (
       typeof plan.object === 'object' &&
       typeof x === 'object' &&
@@ -132,14 +186,14 @@ export function walk(plans: readonly Plan[], label: string): Walk {
       !Array.isArray(x) &&
       isPlain(x)
     )
-      return objects[plan.id]!(x, depth);
+      return objects[plan.id]!(x, depth, true);
     return general(x, key, plan.id, depth);
   }
 
-  function rest(value: object, id: number, depth: number, text: string, comma: string): string {
+  function rest(value: object, id: number, depth: number, text: string, state: number): string {
     const object = plans[id]!.object as ObjectPlan;
     let s = text;
-    let c = comma;
+    let c = state === 0 ? '{' : state === 1 ? ',' : '",';
     for (const key of Object.keys(value)) {
       if (object.declared.has(key)) continue;
       const plan = object.patterns.find((pattern) => pattern.regexp.test(key))?.plan ?? object.additional;
@@ -150,7 +204,7 @@ export function walk(plans: readonly Plan[], label: string): Walk {
         c = ',';
       }
     }
-    return c === '{' ? '{}' : `${s}}`;
+    return c === '{' ? '{}' : c === ',' ? `${s}}` : `${s}"}`;
   }
 
   const tooDeep = (id: number) =>
@@ -179,16 +233,18 @@ export function interpret(w: Walk): (value: unknown) => string {
 }
 
 function objectWriter(w: Walk, plan: Plan, object: ObjectPlan): Writer {
-  const { properties } = object;
+  const properties = object.properties.map((p) => ({ ...p, inherits: inherits(p.name) }));
   const more = object.patterns.length > 0 || object.additional !== undefined;
-  return (v, depth) => {
+  const proto = Object.prototype as Record<string, unknown>;
+  return (v, depth, plain) => {
     if (depth > MAX_DEPTH) throw w.tooDeep(plan.id);
     let s = '';
     let c = '{';
     for (let i = 0; i < properties.length; i++) {
-      const { name, key, plan: p } = properties[i]!;
+      const { name, key, plan: p, inherits } = properties[i]!;
       const x = v[name];
-      if (x !== undefined && Object.hasOwn(v, name)) {
+      // As the generated code asks: a plain object's value is its own unless Object.prototype holds it.
+      if (x !== undefined && ((!inherits && plain && x !== proto[name]) || Object.hasOwn(v, name))) {
         const text = w.step(x, name, p, depth + 1);
         if (text !== undefined) {
           s += c + key + text;
@@ -196,7 +252,7 @@ function objectWriter(w: Walk, plan: Plan, object: ObjectPlan): Writer {
         }
       }
     }
-    if (more) return w.rest(v, plan.id, depth, s, c);
+    if (more) return w.rest(v, plan.id, depth, s, c === '{' ? 0 : 1);
     return c === '{' ? '{}' : `${s}}`;
   };
 }

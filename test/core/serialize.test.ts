@@ -233,6 +233,31 @@ for (const [name, schema, value, expected] of CASES)
     same(schema, value, expected);
   });
 
+test('compileSerializer() :: every UTF-16 code unit is escaped as JSON.stringify escapes it, alone and in text', () => {
+  const strings: string[] = [];
+  for (let code = 0; code <= 0xffff; code++) {
+    const one = String.fromCharCode(code);
+    strings.push(one, `plain ${one} text`, `${one}${one}`);
+  }
+  // Surrogates in pairs, reversed, doubled and at the ends, beside characters that need escaping.
+  for (const [high, low] of [
+    ['\ud800', '\udc00'],
+    ['\udbff', '\udfff'],
+    ['\ud83d', '\ude00'],
+  ] as const)
+    strings.push(
+      high + low,
+      low + high,
+      high + high + low,
+      `"${high}`,
+      `${low}\n`,
+      `a${high + low}\\${low}b`,
+    );
+  const schema = { type: 'array', items: { type: 'string' } };
+  for (const generate of [true, false])
+    assert.is(compileSerializer(schema, { generate }).serialize(strings), JSON.stringify(strings));
+});
+
 test("compileSerializer() :: a value's prototype is never read: class getters and Object.prototype's names", () => {
   class Account {
     name = 'a';
@@ -246,6 +271,30 @@ test("compileSerializer() :: a value's prototype is never read: class getters an
     assert.is(serialize(new Account()), '{"name":"a"}');
     assert.is(serialize({}), '{}', 'neither constructor nor __proto__ of a plain object');
     assert.is(serialize(Object.create({ name: 'inherited' })), '{}');
+  }
+});
+
+test('compileSerializer() :: what a polluted Object.prototype holds is never written, before or after compiling', () => {
+  const schema = { type: 'object', properties: { polluted: {}, name: {}, getter: {} } };
+  const early = compileSerializer(schema);
+  // Warm, so that the optimized code has seen Object.prototype without the name.
+  for (let i = 0; i < 20_000; i++) early.serialize({ name: 'n' });
+  const proto = Object.prototype as Record<string, unknown>;
+  proto.polluted = 'x';
+  Object.defineProperty(proto, 'getter', { get: () => 'g', configurable: true });
+  try {
+    for (const { serialize } of [early, compileSerializer(schema), interpretSerializer(schema)]) {
+      assert.is(serialize({ name: 'n' }), '{"name":"n"}');
+      assert.is(
+        serialize({ polluted: 'x', getter: 'g' }),
+        '{"polluted":"x","getter":"g"}',
+        'its own, though equal',
+      );
+      assert.is(serialize({ polluted: 'y' }), '{"polluted":"y"}');
+    }
+  } finally {
+    delete proto.polluted;
+    delete proto.getter;
   }
 });
 
@@ -298,10 +347,11 @@ test('compileSerializer() :: source is the generated code, with its legend and a
   for (const line of [
     'function serialize(v) {',
     'function a0(v, d) {',
-    'function o1(v, d) {',
+    'function o1(v, d, p) {',
     '  x = v["createdAt"];',
-    '  if (x !== undefined && H(v, "createdAt")) {',
-    '      s += c + "\\"createdAt\\":" + S(x); c = ",";',
+    '  if (x !== undefined && (p && x !== B["createdAt"] || H(v, "createdAt"))) {',
+    '      if ((t = T(x)) === x.length) {',
+    '        s += (c === 0 ? "{\\"createdAt\\":\\"" : c === 1 ? ",\\"createdAt\\":\\"" : "\\",\\"createdAt\\":\\"") + x; c = 2;',
   ])
     assert.ok(source!.split('\n').includes(line), line);
   assert.is(compileSerializer(Post, { generate: false }).source, undefined);
