@@ -9,16 +9,8 @@ import {
   type ObjectPlan,
   type Plan,
 } from './serialize-plan.js';
-import {
-  escaped,
-  finite,
-  inherits,
-  isPlain,
-  MAX_DEPTH,
-  plainLength,
-  quote,
-  type Walk,
-} from './serialize-walk.js';
+import { escaped, finite, inherits, isPlain, plainLength, quote } from './serialize-json.js';
+import { MAX_DEPTH, type Walk } from './serialize-walk.js';
 
 /** What the generated code calls, by the one-letter names its legend gives. */
 const NAMES = ['S', 'T', 'E', 'F', 'D', 'X', 'P', 'K', 'U', 'H', 'B', 'A', 'O', 'W'] as const;
