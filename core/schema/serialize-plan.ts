@@ -8,9 +8,9 @@ export const BOOLEAN = 4;
 export const NULL = 8;
 export const SCALARS = STRING | NUMBER | BOOLEAN | NULL;
 
-// Past this many terms (a subschema is two, a combination of branches one more), a schema is refused at
-// definition: anyOf inside anyOf can multiply them.
-const MAX_TERMS = 20_000;
+// Past this many terms (a subschema is one or two, a combination of branches one more), a schema is refused
+// at definition: anyOf inside anyOf can multiply them.
+export const MAX_TERMS = 50_000;
 
 /**
  * What a serializer writes at one place of its schema: every scalar as JSON.stringify writes it (`scalars`
@@ -97,7 +97,7 @@ export function termSpace(fail: (message: string) => never) {
   const leaf = (at: string, compute: () => Level, extra?: Pick<Term, 'op' | 'operands'>): Term => {
     if (++count > MAX_TERMS)
       fail(
-        `the schema has more than ${MAX_TERMS} subschemas and combinations of its allOf, anyOf and oneOf branches to plan; declare fewer alternatives`,
+        `the schema has more than ${MAX_TERMS} subschemas and combinations of its allOf, anyOf and oneOf branches to plan; declare fewer properties or alternatives`,
       );
     return { id: count, at, level: undefined, busy: false, compute, ...extra };
   };

@@ -33,6 +33,7 @@ const INSTEAD: Readonly<Record<string, string>> = {
   function: 'nothing is written for a function: leave the field out of the schema',
   undefined: 'nothing is written for undefined: leave the field out of the schema, or out of `required`',
   symbol: 'nothing is written for a symbol: leave the field out of the schema',
+  file: 'JSON cannot hold a file: send the file as its own answer',
 };
 
 // The keywords that decide what is written; a schema with none of them (`{}`, a description) takes any value.
@@ -82,12 +83,15 @@ export function planSchema(schema: unknown, label: string): readonly Plan[] {
     if (known !== undefined) return known;
     const s = node as Readonly<Record<string, unknown>>;
     if (!WRITING.some((keyword) => s[keyword] !== undefined)) return any;
-    // Stands for the schema while its parts are read, so a $ref back to it finds it.
+    // Stands for the schema while its parts are read, so a $ref back to it finds it; its own keywords alone,
+    // or combined with the rest (body).
+    let own: Level | undefined;
     let body: Term | undefined;
-    const self = leaf(at, () => space.levelOf(body!));
+    const self = leaf(at, () => (body === undefined ? own! : space.levelOf(body)));
     read.set(node, self);
-    const own = ownLevel(s, at);
-    const parts = [own === ANY_LEVEL ? any : leaf(at, () => own)];
+    own = ownLevel(s, at);
+    const mine = own;
+    const parts: Term[] = [];
     if (s.$ref !== undefined) parts.push(reference(s.$ref, `${at}/$ref`));
     for (const keyword of ['$dynamicRef', '$recursiveRef'])
       if (s[keyword] !== undefined)
@@ -102,7 +106,7 @@ export function planSchema(schema: unknown, label: string): readonly Plan[] {
       if (!Array.isArray(s.enum) || s.enum.length === 0) fail(`enum at ${at} must be a non-empty array`);
       parts.push(constants(s.enum as unknown[], `${at}/enum`));
     }
-    body = and(parts, at);
+    if (parts.length > 0) body = and([mine === ANY_LEVEL ? any : leaf(at, () => mine), ...parts], at);
     return self;
   }
 
@@ -150,7 +154,8 @@ export function planSchema(schema: unknown, label: string): readonly Plan[] {
       scalars = 0;
       for (const name of names) {
         if (typeof name !== 'string' || !Object.hasOwn(TYPES, name)) {
-          const instead = typeof name === 'string' ? INSTEAD[name.toLowerCase()] : undefined;
+          const lower = typeof name === 'string' ? name.toLowerCase() : '';
+          const instead = Object.hasOwn(INSTEAD, lower) ? INSTEAD[lower] : undefined;
           fail(
             `the schema at ${at} has type ${JSON.stringify(name)}, which JSON lacks (it has string, number, integer, boolean, null, object and array)${instead === undefined ? '' : `; ${instead}`}`,
           );

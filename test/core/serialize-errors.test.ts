@@ -25,6 +25,11 @@ const DEFINITION: Array<[string, unknown, string]> = [
     `the schema at #/items has type "function", which JSON lacks (it has string, number, integer, boolean, null, object and array); nothing is written for a function: leave the field out of the schema`,
   ],
   [
+    'a type named like an object key',
+    { type: 'constructor' },
+    `the schema at # has type "constructor", which JSON lacks (it has string, number, integer, boolean, null, object and array)`,
+  ],
+  [
     'a type that is not a name',
     { type: 7 },
     `the schema at # has type 7, which JSON lacks (it has string, number, integer, boolean, null, object and array)`,
@@ -94,6 +99,19 @@ for (const [name, schema, message] of DEFINITION)
       assert.is((error as Error).message, `${LABEL}: ${message}`);
     }
   });
+
+test('compileSerializer() :: a schema past 50 000 places to plan is a RouteDefinitionError', () => {
+  const properties = Object.fromEntries(
+    Array.from({ length: 50_001 }, (_, i) => [`p${i}`, { type: 'string' }]),
+  );
+  assert.throws(
+    () => compileSerializer({ type: 'object', properties }, { label: LABEL }),
+    (error: Error) =>
+      error instanceof RouteDefinitionError &&
+      error.message ===
+        `${LABEL}: the schema has more than 50000 subschemas and combinations of its allOf, anyOf and oneOf branches to plan; declare fewer properties or alternatives`,
+  );
+});
 
 test('compileSerializer() :: a $ref to an unused broken definition is fine; only what is reached is read', () => {
   const schema = { type: 'string', $defs: { unused: { type: 'date' } } };
