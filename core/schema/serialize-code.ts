@@ -27,42 +27,50 @@ const LEGEND = [
 
 const str = (text: string) => JSON.stringify(text);
 
+/** The code generated for a schema's plans: its text, and what makes a serializer of it for a walk. */
+export interface Generated {
+  /** The code as a person reads it: a legend, then the functions that run. */
+  readonly source: string;
+  /** A serializer running this code, calling `w` for what it does not do itself. */
+  readonly make: (w: Walk) => (value: unknown) => string;
+}
+
 /**
- * The serializer of `w`'s plans as code, with the writers `w.general` calls filled with the generated ones,
- * and the code as a person reads it. Throws where the process refuses code generation (EvalError) or the
+ * The serializer of `plans` as code. Throws where the process refuses code generation (EvalError) or the
  * engine the code (RangeError).
  */
-export function generate(w: Walk, label: string): { serialize: (value: unknown) => string; source: string } {
-  const lines = [`// ${label}: only what the schema declares is written.`, ...LEGEND];
-  lines.push('function serialize(v) {', '  let w;');
-  lines.push(...indent(stepCode(w.plans[0]!, 'v', '""', '0', top), 1), '}');
-  for (const plan of w.plans) {
+export function generate(plans: readonly Plan[]): Generated {
+  const lines = [...LEGEND, 'function serialize(v) {', '  let w;'];
+  lines.push(...indent(stepCode(plans[0]!, 'v', '""', '0', top), 1), '}');
+  for (const plan of plans) {
     if (typeof plan.object === 'object') lines.push(...objectCode(plan, plan.object));
     if (typeof plan.array === 'object') lines.push(...arrayCode(plan, plan.array));
   }
-  const written = w.plans.flatMap((plan) => [
+  // The generated writers go into the walk's tables, where `general` finds them.
+  const written = plans.flatMap((plan) => [
     ...(typeof plan.object === 'object' ? [`O[${plan.id}] = o${plan.id};`] : []),
     ...(typeof plan.array === 'object' ? [`W[${plan.id}] = a${plan.id};`] : []),
   ]);
   const source = lines.join('\n');
-  const make = new Function(...NAMES, `${source}\n${written.join('\n')}\nreturn serialize;`);
-  const serialize = make(
-    quote,
-    plainLength,
-    escaped,
-    finite,
-    w.general,
-    w.rest,
-    isPlain,
-    w.tooDeep,
-    w.nothing,
-    Object.hasOwn,
-    Object.prototype,
-    Array.isArray,
-    w.objects,
-    w.arrays,
-  ) as (value: unknown) => string;
-  return { serialize, source };
+  const factory = new Function(...NAMES, `${source}\n${written.join('\n')}\nreturn serialize;`);
+  const make = (w: Walk) =>
+    factory(
+      quote,
+      plainLength,
+      escaped,
+      finite,
+      w.general,
+      w.rest,
+      isPlain,
+      w.tooDeep,
+      w.nothing,
+      Object.hasOwn,
+      Object.prototype,
+      Array.isArray,
+      w.objects,
+      w.arrays,
+    ) as (value: unknown) => string;
+  return { source, make };
 }
 
 /**

@@ -1,6 +1,7 @@
 // compileSerializer(): a response's JSON Schema in, a function out that writes only what it declares.
 import type { JsonSchema } from '../types.js';
-import { generate } from './serialize-code.js';
+import { generate, type Generated } from './serialize-code.js';
+import type { Plan } from './serialize-plan.js';
 import { planSchema } from './serialize-schema.js';
 import { interpret, walk } from './serialize-walk.js';
 
@@ -25,6 +26,18 @@ export interface Serializer {
   readonly source: string | undefined;
 }
 
+// A schema object is planned, and its code generated, once: the routes and statuses that share it (show,
+// edit, create, update) share that work, each serializer with its own label.
+const PLANNED = new WeakMap<object, readonly Plan[]>();
+const GENERATED = new WeakMap<readonly Plan[], Generated>();
+
+function planned(schema: JsonSchema | boolean, label: string): readonly Plan[] {
+  if (typeof schema === 'boolean') return planSchema(schema, label);
+  let plans = PLANNED.get(schema);
+  if (plans === undefined) PLANNED.set(schema, (plans = planSchema(schema, label)));
+  return plans;
+}
+
 /**
  * The serializer of a JSON Schema (2020-12, plain data): an object writes only its `properties` (in the
  * schema's order), and other keys only where `patternProperties` or `additionalProperties` declare them;
@@ -33,14 +46,21 @@ export interface Serializer {
  * read as JSON.stringify reads them (`toJSON()`, NaN as null, strings escaped alike), properties only from
  * the value itself, never its prototype. A scalar the schema does not declare at its place is written as it
  * is, an object or array is an error. A schema JSON cannot write (a type it lacks, a file, a `$ref` to
- * nowhere) throws a `RouteDefinitionError` starting with `options.label`.
+ * nowhere) throws a `RouteDefinitionError` starting with `options.label`. A schema object is planned and its
+ * code generated once, then reused by every serializer compiled from it: it must not change afterwards.
  */
 export function compileSerializer(schema: JsonSchema | boolean, options: SerializerOptions = {}): Serializer {
   const label = options.label ?? 'response schema';
-  const w = walk(planSchema(schema, label), label);
+  const plans = planned(schema, label);
+  const w = walk(plans, label);
   if (options.generate !== false) {
     try {
-      return generate(w, label);
+      let code = GENERATED.get(plans);
+      if (code === undefined) GENERATED.set(plans, (code = generate(plans)));
+      return {
+        serialize: code.make(w),
+        source: `// ${label}: only what the schema declares is written.\n${code.source}`,
+      };
     } catch (error) {
       // Code generation disallowed (workerd: EvalError), or code too large for the engine (RangeError).
       if (!(error instanceof EvalError || error instanceof RangeError)) throw error;

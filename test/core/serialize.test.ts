@@ -363,18 +363,36 @@ test('compileSerializer() :: walks its plans where code generation is refused, w
     { ...post, pw: 1 },
     { name: 'n', email: 'e', x: 2 },
   ];
-  const expected = compileSerializer(schema).serialize(value);
+  const compiled = compileSerializer(schema);
+  const expected = compiled.serialize(value);
   const allowed = globalThis.Function;
   globalThis.Function = function refused() {
     throw new EvalError('Code generation from strings disallowed for this context');
   } as unknown as FunctionConstructor;
   try {
-    const walked = compileSerializer(schema, { label: LABEL });
+    // A copy of the schema is planned anew, and its code cannot be generated now.
+    const walked = compileSerializer(structuredClone(schema), { label: LABEL });
     assert.is(walked.source, undefined);
     assert.is(walked.serialize(value), expected);
+    // Code generated while it was allowed still serves, as workerd allows it while a module loads.
+    assert.is(compiled.serialize(value), expected);
+    const again = compileSerializer(schema, { label: LABEL });
+    assert.ok(again.source!.startsWith(`// ${LABEL}: `), 'the same schema object reuses its code');
+    assert.is(again.serialize(value), expected);
   } finally {
     globalThis.Function = allowed;
   }
+});
+
+test('compileSerializer() :: a schema object shared by routes is planned once, each serializer with its label', () => {
+  const shared = { type: 'object', properties: { name: { type: 'string' } } };
+  const [show, edit] = ['posts#show response 200', 'posts#edit response 200'].map((label) =>
+    compileSerializer(shared, { label }),
+  );
+  assert.ok(show!.source!.startsWith('// posts#show response 200: '));
+  assert.ok(edit!.source!.startsWith('// posts#edit response 200: '));
+  assert.throws(() => edit!.serialize({ name: {} }), /^posts#edit response 200: an object where/);
+  assert.throws(() => show!.serialize({ name: {} }), /^posts#show response 200: an object where/);
 });
 
 test('compileSerializer() :: serves without code generation under --disallow-code-generation-from-strings', async () => {
