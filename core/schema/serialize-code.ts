@@ -144,7 +144,7 @@ function stepCode(plan: Plan, x: string, key: string, depth: string, use: Use): 
 
 function objectCode(plan: Plan, object: ObjectPlan): string[] {
   const lines = [
-    `// ${plan.at}`,
+    `// ${printable(plan.at)}`,
     `function o${plan.id}(v, d, p) {`,
     `  if (d > ${MAX_DEPTH}) throw K(${plan.id});`,
   ];
@@ -161,7 +161,7 @@ function objectCode(plan: Plan, object: ObjectPlan): string[] {
 
 function arrayCode(plan: Plan, array: ArrayPlan): string[] {
   const lines = [
-    `// ${plan.at}`,
+    `// ${printable(plan.at)}`,
     `function a${plan.id}(v, d) {`,
     `  if (d > ${MAX_DEPTH}) throw K(${plan.id});`,
   ];
@@ -179,6 +179,12 @@ function arrayCode(plan: Plan, array: ArrayPlan): string[] {
   }
   lines.push('  }', `  ${closing('[', ']')}`, '}');
   return lines;
+}
+
+// A place in the schema names its properties, which may hold a line break (a comment would end there, and
+// the rest run as code): anything but printable ASCII is written as an escape.
+function printable(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function indent(lines: readonly string[], depth: number): string[] {

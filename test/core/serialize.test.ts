@@ -258,6 +258,18 @@ test('compileSerializer() :: every UTF-16 code unit is escaped as JSON.stringify
     assert.is(compileSerializer(schema, { generate }).serialize(strings), JSON.stringify(strings));
 });
 
+test('compileSerializer() :: names that end a line in the generated code are only text there', () => {
+  const names = ['a\nthrow new Error("ran")', 'b\u2028throw 1', 'c\r*/ throw 2', '"); throw 3; ("'];
+  const schema = {
+    type: 'object',
+    properties: Object.fromEntries(names.map((name) => [name, { type: 'object', properties: { x: {} } }])),
+  };
+  const value = Object.fromEntries(names.map((name) => [name, { x: 1, y: 2 }]));
+  same(schema, value, `{${names.map((name) => `${JSON.stringify(name)}:{"x":1}`).join(',')}}`);
+  const { source } = compileSerializer(schema);
+  assert.ok(source!.includes('// #/properties/a\\u000athrow new Error("ran")'));
+});
+
 test("compileSerializer() :: a value's prototype is never read: class getters and Object.prototype's names", () => {
   class Account {
     name = 'a';
