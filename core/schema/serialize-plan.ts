@@ -10,7 +10,7 @@ export const SCALARS = STRING | NUMBER | BOOLEAN | NULL;
 
 // Past this many terms (a subschema is one or two, a combination of branches one more), a schema is refused
 // at definition: anyOf inside anyOf can multiply them.
-export const MAX_TERMS = 50_000;
+const MAX_TERMS = 50_000;
 
 /**
  * What a serializer writes at one place of its schema: every scalar as JSON.stringify writes it (`scalars`
