@@ -24,7 +24,15 @@ import { validatorFigures } from './validators.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',');
-const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'raw (control)', 'sevenfold/polka', 'fastify'];
+const NAMES = ONLY ?? [
+  'raw',
+  'sevenfold/node',
+  'sevenfold/node+responses',
+  'polka',
+  'raw (control)',
+  'sevenfold/polka',
+  'fastify',
+];
 // At least six rounds, a whole number of passes over the variants: in each pass every variant runs once in
 // every place (see `order`).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? NAMES.length * Math.ceil(6 / NAMES.length));
