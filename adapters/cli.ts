@@ -10,6 +10,7 @@ import { openapi } from '../core/openapi/index.js';
 import { tableHooks } from '../core/table/scope.js';
 import { routes } from '../core/table/table.js';
 import { responseChecks, routeChecks, validates } from '../core/schema/checks.js';
+import { compileSerializer } from '../core/schema/serialize.js';
 import { ajvVersion, standaloneGenerator } from './http/ajv.js';
 import type { Route, RouteTable } from '../core/types.js';
 
@@ -34,6 +35,7 @@ Options:
   --check-responses               validators: also the response schemas, for a server with checkResponses
   --format text|md|json|openapi   output format (default: text)
   --format walk                   the code the matcher generates for these routes, with a legend
+  --format serializers            the code that writes each route's JSON answers, per declared status
   --grep TEXT                     only routes whose name, method, path or action contains TEXT
   --resource NAME                 only the routes of this resource
   --method METHOD                 only routes with this method
@@ -127,6 +129,21 @@ function packageInfo(cwd: string): { title: string; version: string } {
   }
 }
 
+/** The code that writes each route's JSON answers, per declared status, as the adapters compile it. */
+function serializerSources(table: RouteTable): string {
+  const parts: string[] = [];
+  for (const route of table)
+    for (const [status, schema] of Object.entries(route.schema?.response ?? {})) {
+      const label = `${route.name} response ${status}`;
+      parts.push(
+        `// ${label}\n${compileSerializer(schema, { label }).source ?? '// (walked: no code generation here)'}\n`,
+      );
+    }
+  return parts.length === 0
+    ? "// No route here declares a response schema: JSON answers are JSON.stringify's.\n"
+    : parts.join('\n');
+}
+
 /**
  * The table's JSON Schemas as ajv's standalone code, each under the key the adapters look it up by (response
  * schemas only with `checkResponses`, as a server compiles them): printed, or written to `out` as TypeScript
@@ -205,9 +222,10 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
     if (
       format !== 'openapi' &&
       format !== 'walk' &&
+      format !== 'serializers' &&
       !(LISTING_FORMATS as readonly string[]).includes(format)
     ) {
-      throw new UsageError(`unknown format "${format}": use text, md, json, openapi or walk`);
+      throw new UsageError(`unknown format "${format}": use text, md, json, openapi, walk or serializers`);
     }
     const exports = await load(specifier, io.cwd);
     const table = routesOf(values.export === undefined ? exports : pick(exports, values.export, specifier));
@@ -250,7 +268,8 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
         compile(shown).source ??
           '// No walk is generated for these routes: the general walk (core/matcher/interpret.ts) serves them.\n',
       );
-    } else io.out(formatRoutes(shown, format as ListingFormat));
+    } else if (format === 'serializers') io.out(serializerSources(shown));
+    else io.out(formatRoutes(shown, format as ListingFormat));
     return 0;
   } catch (error) {
     const usage =

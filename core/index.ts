@@ -81,6 +81,12 @@ export { scope, tableHooks, type ScopeOptions, type Scoped } from './table/scope
 export type { FromSchema, Infer } from './schema/infer.js';
 export { MESSAGE_KEYWORD, type FieldErrors } from './schema/messages.js';
 export type { StandardSchemaV1 } from './schema/standard.js';
+export {
+  compileSerializer,
+  interpretSerializer,
+  type Serializer,
+  type SerializerOptions,
+} from './schema/serialize.js';
 export { pathFor } from './table/path-for.js';
 export type { ErrorPage } from './response/render.js';
 export {

@@ -5,7 +5,7 @@ import { HttpError } from '../../core/errors.js';
 import { IncomingRequest } from '../../core/request/incoming.js';
 import type { BodyFormat } from '../../core/request/parse-body.js';
 import type { Matcher } from '../../core/matcher/index.js';
-import type { Rendered } from '../../core/response/render.js';
+import type { JsonWriter, Rendered } from '../../core/response/render.js';
 
 /** The headers that decide how a body is read. */
 export interface BodyHeaders {
@@ -59,6 +59,8 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   files: Record<string, File | File[]> | undefined = undefined;
   /** The table's matcher, handed over only where hooks run before matching and may ask `allowed()`. */
   matcher: Matcher | undefined = undefined;
+  /** How the matched route writes its JSON answers, when it declares response schemas. */
+  json: JsonWriter | undefined = undefined;
   /** What made the answer a `500` or `503`, as `onError` got it: the request's line in a log names it. */
   error: unknown = undefined;
 

@@ -22,6 +22,7 @@ import { formRoutes, sharedGuards, uploadOverrides, type Found } from './form-ro
 import { sendsNothing, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
 import { formReader, peekFormMethod } from './form-method.js';
 import { EMPTY_FORM } from '../../core/request/method-part.js';
+import { serializerOf } from './answer-plan.js';
 import { beforeBody, checkBody, routePlans, runGuards, type RoutePlan } from './route-plan.js';
 import { settle, type DispatchOptions } from './settings.js';
 import { readUploads, uploadsTooLarge, withFiles } from './upload-body.js';
@@ -69,6 +70,7 @@ export function createPipeline(
     settings.checkResponses,
     { methodOverride, crossSiteProtection },
     before,
+    serializerOf,
   );
   // Where a multipart form's `_method` may reach an upload: nowhere, and no multipart POST is read early.
   const uploads: ReadonlySet<Route> = methodOverride ? uploadOverrides(table) : new Set();
@@ -181,6 +183,7 @@ export function createPipeline(
     x.matched(method, match.route, match.params);
     const plan = plans.size === 0 ? undefined : plans.get(match.route);
     if (plan === undefined) return readBody(x, undefined);
+    x.json = plan.json;
     checkHead(x, plan);
   }
 

@@ -5,7 +5,8 @@ import type { Guard } from '../../core/define/guards.js';
 import type { Hook, HookRequest } from '../../core/define/hooks.js';
 import { hooksAfterMatching, runRequestHooks } from './hook-plan.js';
 import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi/index.js';
-import type { Rendered } from '../../core/response/render.js';
+import type { JsonWriter, Rendered } from '../../core/response/render.js';
+import { answerWriter, type SerializerCompiler } from './answer-plan.js';
 import { headerKey } from '../../core/util/headers.js';
 import { isThenable } from '../../core/util/thenable.js';
 import {
@@ -37,6 +38,8 @@ export interface RoutePlan {
   readonly documented: Documented | undefined;
   /** The body's file fields: a route with some takes multipart/form-data uploads. */
   readonly files: readonly string[];
+  /** How its JSON answers are written, when it declares response schemas: declared fields only. */
+  readonly json: JsonWriter | undefined;
 }
 
 /**
@@ -49,6 +52,7 @@ export function routePlans(
   checkResponses: boolean,
   documentation: OpenApiOptions,
   before: readonly Hook[],
+  serializers: SerializerCompiler,
 ): Map<Route, RoutePlan> {
   const plans = new Map<Route, RoutePlan>();
   for (const route of table) {
@@ -57,7 +61,8 @@ export function routePlans(
     // Only a route that declares schemas makes promises beyond the document's generic defaults to check.
     const documented = checkResponses && route.schema !== undefined;
     const checked = validates(route);
-    if (!guarded && !checked && !documented && hooks.length === 0) continue;
+    const json = answerWriter(route, serializers);
+    if (!guarded && !checked && !documented && hooks.length === 0 && json === undefined) continue;
     plans.set(route, {
       hooks,
       guards: route.guards ?? [],
@@ -65,6 +70,7 @@ export function routePlans(
       response: documented ? responseChecks(route, compiler) : undefined,
       documented: documented ? documentedResponses(route, documentation) : undefined,
       files: fileFields(route.schema?.body),
+      json,
     });
   }
   return plans;

@@ -46,7 +46,7 @@ export function way(
     }
     let rendered: Rendered;
     try {
-      rendered = renderResult(out, reply.headers, reply.cookies);
+      rendered = renderResult(out, reply.headers, reply.cookies, x.json);
     } catch (error) {
       return fail(x, error);
     }

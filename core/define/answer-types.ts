@@ -1,6 +1,5 @@
 // The types of what actions answer: response schemas by status, and each action's API for a typed client.
 import type {
-  BodyFrom,
   Extras,
   HandedOf,
   KeptKeys,
@@ -10,12 +9,11 @@ import type {
   ParamsFrom,
   PathOf,
   PathsOf,
-  QueryFrom,
   Resource,
   SchemaFor,
 } from './resource-types.js';
 import type { Result } from '../response/reply.js';
-import type { Infer } from '../schema/infer.js';
+import type { Infer, InferInput } from '../schema/infer.js';
 import type { StandardSchemaV1 } from '../schema/standard.js';
 
 /** The status a single `response` schema describes: the action's success (create `201`, else `200`). */
@@ -49,8 +47,8 @@ type NotJson = Result<number, unknown, 'html' | 'text' | 'empty'> | Uint8Array |
 
 /**
  * What a handler may answer when its action declares response schemas: a plain value as the `200` body, a
- * `Result` of a declared status whose body matches, anything not JSON (a page, a redirect, text, bytes), and
- * `undefined` where `204` is declared; without response schemas, anything.
+ * `Result` of a declared status whose body matches, or anything not JSON (a page, a redirect, `noContent()`,
+ * text, bytes); without response schemas, anything.
  */
 export type AnswerOf<M> = [M] extends [undefined]
   ? unknown
@@ -95,15 +93,15 @@ export interface ActionApi<M = string, P = string, Params = unknown, Q = unknown
   readonly responses: R;
 }
 
-/** Every routed action of a resource as a client calls it. */
+/** Every routed action of a resource as a client calls it: what it sends typed as input (defaults optional). */
 export type ApiOf<K extends Kind, A extends string, N extends string, O> = {
   readonly [X in A]: ActionApi<
     MethodOf<X, O>,
     PathOf<K, X, N, O>,
     ParamsFrom<PathOf<K, X, N, O>, SchemaFor<O, X>>,
-    SchemaFor<O, X> extends { readonly query: unknown } ? QueryFrom<SchemaFor<O, X>> : undefined,
-    SchemaFor<O, X> extends { readonly body: unknown }
-      ? BodyFrom<SchemaFor<O, X>>
+    SchemaFor<O, X> extends { readonly query: infer Q } ? InferInput<Q> : undefined,
+    SchemaFor<O, X> extends { readonly body: infer B }
+      ? InferInput<B>
       : X extends 'create' | 'update' | Extras<O>
         ? unknown
         : undefined,

@@ -90,12 +90,13 @@ export function renderResult(
   out: unknown,
   added: Record<string, string> | null,
   cookies: readonly string[] | null = null,
+  json: JsonWriter | undefined = undefined,
 ): Rendered {
   // A plain value is the common case: it needs no Result around it.
   if (!(out instanceof Result) && out !== undefined && added === null && cookies === null && !isBinary(out)) {
     const headers: Record<string, string> = new NullObject();
     headers['Content-Type'] = JSON_CONTENT_TYPE;
-    return { status: 200, headers, body: stringify(out) };
+    return { status: 200, headers, body: json === undefined ? stringify(out) : json(200, out) };
   }
   if (!(out instanceof Result) && typeof out === 'object' && out !== null) {
     const binary = renderBinary(out, added, cookies);
@@ -106,7 +107,12 @@ export function renderResult(
   const headers: Record<string, string> = new NullObject();
   let body = '';
   if (result.kind !== 'empty') {
-    body = result.kind === 'json' ? stringify(result.body) : String(result.body);
+    body =
+      result.kind !== 'json'
+        ? String(result.body)
+        : json === undefined
+          ? stringify(result.body)
+          : json(result.status, result.body);
     headers['Content-Type'] = CONTENT_TYPES[result.kind];
   }
   if (result.headers !== undefined) mergeHeaders(headers, result.headers);
@@ -122,6 +128,12 @@ export function renderResult(
 }
 
 const NO_CONTENT = new Result(204, 'empty', undefined);
+
+/**
+ * How a route with response schemas writes a JSON body it answers with `status`: only the declared fields;
+ * a status it does not declare throws, naming the fix.
+ */
+export type JsonWriter = (status: number, body: unknown) => string;
 
 /** Whether a value is bytes, a stream, a Blob or a Response: sent as it is, never as JSON. */
 function isBinary(out: unknown): boolean {

@@ -11,43 +11,51 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 export type Infer<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : FromSchema<S>;
 
 /**
+ * The type of what a client may send for a schema: as `Infer`, but a property with a `default` may be left out
+ * (the server fills it in), and a Standard Schema gives its input type.
+ */
+export type InferInput<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferInput<S> : FromSchema<S, true>;
+
+/**
  * The type of a JSON Schema (2020-12) written `as const`: `type` (one or a list), `const`,
  * `enum`, `properties`/`required`/`additionalProperties`, `items`, `anyOf`/`oneOf`/`allOf`.
  * Keywords that do not change the type (lengths, patterns, formats) are ignored; a schema it
  * cannot read is `unknown`, never a wrong type.
  */
-export type FromSchema<S> = S extends true
+export type FromSchema<S, In extends boolean = false> = S extends true
   ? unknown
   : S extends false
     ? never
-    : Base<S> & (S extends { readonly allOf: readonly unknown[] } ? Both<S['allOf']> : unknown);
+    : Base<S, In> & (S extends { readonly allOf: readonly unknown[] } ? Both<S['allOf'], In> : unknown);
 
 // allOf narrows whatever the rest of the schema says, so it is intersected with it above.
-type Base<S> = S extends { readonly const: infer C }
+type Base<S, In extends boolean> = S extends { readonly const: infer C }
   ? C
   : S extends { readonly enum: readonly (infer E)[] }
     ? E
     : S extends { readonly anyOf: readonly unknown[] }
-      ? Each<S['anyOf']>
+      ? Each<S['anyOf'], In>
       : S extends { readonly oneOf: readonly unknown[] }
-        ? Each<S['oneOf']>
+        ? Each<S['oneOf'], In>
         : S extends { readonly type: infer T }
           ? T extends readonly (infer U)[]
-            ? TypeOf<S, U>
-            : TypeOf<S, T>
+            ? TypeOf<S, U, In>
+            : TypeOf<S, T, In>
           : S extends { readonly properties: object }
-            ? ObjectOf<S>
+            ? ObjectOf<S, In>
             : unknown;
 
-type Each<L extends readonly unknown[]> = { [K in keyof L]: FromSchema<L[K]> }[number];
+type Each<L extends readonly unknown[], In extends boolean> = {
+  [K in keyof L]: FromSchema<L[K], In>;
+}[number];
 
-type Both<L extends readonly unknown[]> = L extends readonly [infer First, ...infer Rest]
-  ? FromSchema<First> & Both<Rest>
+type Both<L extends readonly unknown[], In extends boolean> = L extends readonly [infer First, ...infer Rest]
+  ? FromSchema<First, In> & Both<Rest, In>
   : unknown;
 
 // Distributes over a list of types: `['string', 'null']` is `string | null`; a binary string is an uploaded
 // file.
-type TypeOf<S, T> = T extends 'string'
+type TypeOf<S, T, In extends boolean> = T extends 'string'
   ? S extends { readonly format: 'binary' } | { readonly contentMediaType: string }
     ? File
     : string
@@ -59,10 +67,10 @@ type TypeOf<S, T> = T extends 'string'
         ? null
         : T extends 'array'
           ? S extends { readonly items: infer I }
-            ? FromSchema<I>[]
+            ? FromSchema<I, In>[]
             : unknown[]
           : T extends 'object'
-            ? ObjectOf<S>
+            ? ObjectOf<S, In>
             : unknown;
 
 type Keys<L> = L extends readonly (infer K)[] ? K & string : never;
@@ -70,24 +78,25 @@ type Keys<L> = L extends readonly (infer K)[] ? K & string : never;
 // Defaults are applied before the handler runs, so a defaulted property is always there.
 type Defaulted<P> = { [K in keyof P]: P[K] extends { readonly default: unknown } ? K : never }[keyof P];
 
-type Present<S, P> = (S extends { readonly required: infer R } ? Keys<R> : never) | Defaulted<P>;
+type Present<S, P, In extends boolean> =
+  (S extends { readonly required: infer R } ? Keys<R> : never) | (In extends true ? never : Defaulted<P>);
 
 // Fields the schema lets through unnamed are typed only when it says what they are (or `true`):
 // a misspelt field name is then a compile error instead of `unknown`.
-type Rest<S> = S extends { readonly additionalProperties: infer A }
+type Rest<S, In extends boolean> = S extends { readonly additionalProperties: infer A }
   ? A extends false
     ? {}
-    : { [field: string]: FromSchema<A> }
+    : { [field: string]: FromSchema<A, In> }
   : {};
 
-type ObjectOf<S> = S extends { readonly properties: infer P }
+type ObjectOf<S, In extends boolean> = S extends { readonly properties: infer P }
   ? Flat<
-      { [K in keyof P & Present<S, P>]: FromSchema<P[K]> } & {
-        [K in Exclude<keyof P, Present<S, P>>]?: FromSchema<P[K]>;
-      } & Rest<S>
+      { [K in keyof P & Present<S, P, In>]: FromSchema<P[K], In> } & {
+        [K in Exclude<keyof P, Present<S, P, In>>]?: FromSchema<P[K], In>;
+      } & Rest<S, In>
     >
   : S extends { readonly additionalProperties: unknown }
-    ? Rest<S>
+    ? Rest<S, In>
     : { [field: string]: unknown };
 
 type Flat<T> = { [K in keyof T]: T[K] } & {};

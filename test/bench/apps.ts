@@ -12,7 +12,15 @@ import { createListener } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
 // polka, fastify and pino are imported by the variants that use them: merely loading them slowed another variant's process by 25%.
 import { etag, requestId, requestLog, scope } from '../../core/index.js';
-import { created, post, POST_BODY, POSTS, sevenfoldPosts, sevenfoldValidated } from './workload.js';
+import {
+  created,
+  post,
+  POST_BODY,
+  POSTS,
+  sevenfoldDeclared,
+  sevenfoldPosts,
+  sevenfoldValidated,
+} from './workload.js';
 
 export { POST_BODY, WORKLOAD } from './workload.js';
 
@@ -162,6 +170,8 @@ async function sevenfoldBefore(): Promise<Server> {
 export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   raw: () => createServer(raw),
   'sevenfold/node': () => createServer(createListener(sevenfoldPosts, { onError: () => {} })),
+  // #30: every JSON answer declared, so written by the serializer compiled from its schema.
+  'sevenfold/node+responses': () => createServer(createListener(sevenfoldDeclared, { onError: () => {} })),
   polka: async () => createServer(await plainPolka()),
   'sevenfold/polka': async () => {
     const { default: polka } = await import('polka');

@@ -15,6 +15,7 @@ import {
 import { MATCHERS, tableResources, type buildFigures, type Spread } from './matching.js';
 import { noCodegenFigures } from './no-codegen.js';
 import { runtimesFigures } from './runtimes.js';
+import { serializeFigures } from './serialize.js';
 import { builtAt } from './before.js';
 import { validatorFigures } from './validators.js';
 import { typesFigures } from './type-check.js';
@@ -24,7 +25,15 @@ import { typesFigures } from './type-check.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',');
-const NAMES = ONLY ?? ['raw', 'sevenfold/node', 'polka', 'raw (control)', 'sevenfold/polka', 'fastify'];
+const NAMES = ONLY ?? [
+  'raw',
+  'sevenfold/node',
+  'sevenfold/node+responses',
+  'polka',
+  'raw (control)',
+  'sevenfold/polka',
+  'fastify',
+];
 // At least six rounds, a whole number of passes over the variants: in each pass every variant runs once in
 // every place (see `order`).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? NAMES.length * Math.ceil(6 / NAMES.length));
@@ -304,8 +313,9 @@ async function matching(): Promise<string> {
 
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
-// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_CROSSCUTTING=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0,
-// BENCH_NOCODEGEN=0, BENCH_EXAMPLE=0 and BENCH_TYPES=0 each leave out one part.
+// BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_CROSSCUTTING=0, BENCH_VALIDATORS=0,
+// BENCH_SERIALIZE=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0, BENCH_NOCODEGEN=0, BENCH_EXAMPLE=0 and BENCH_TYPES=0 each
+// leave out one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
     `## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`,
@@ -322,6 +332,10 @@ if (process.env.BENCH_CROSSCUTTING !== '0')
   );
 if (process.env.BENCH_VALIDATORS !== '0')
   console.log(`## JSON Schema validators on the posts body (ns per check)\n\n${validatorFigures()}\n`);
+if (process.env.BENCH_SERIALIZE !== '0')
+  console.log(
+    `## Response serializers on the posts answers, in process (ns per call)\n\n${await serializeFigures()}\n`,
+  );
 if (process.env.BENCH_MATCHING !== '0')
   console.log(`## Route matching and building\n\n${await matching()}\n`);
 if (process.env.BENCH_RUNTIMES !== '0')

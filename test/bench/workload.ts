@@ -59,3 +59,22 @@ export const sevenfoldPosts = resource('posts', sevenfoldHandlers);
 export const sevenfoldValidated = resource('posts', sevenfoldHandlers, {
   schemas: { create: { body: POST_BODY } },
 });
+
+/** A post as the response schemas declare it: what the serializer compiled from them writes. */
+const POST = {
+  type: 'object',
+  required: ['id', 'title', 'body'],
+  properties: { id: { type: 'string' }, title: { type: 'string' }, body: { type: 'string' } },
+} as const;
+
+// The same app with its answers declared: each JSON body written by the serializer compiled from its schema.
+export const sevenfoldDeclared = resource('posts', sevenfoldHandlers, {
+  schemas: {
+    index: { response: { type: 'array', items: POST } },
+    show: { response: POST },
+    new: { response: POST },
+    edit: { response: POST },
+    create: { response: POST },
+    update: { response: POST },
+  },
+});

@@ -65,6 +65,16 @@ test('sevenfold routes :: filters by grep, resource and method', async () => {
   assert.equal(await names('--resource', 'tags'), []);
 });
 
+test('sevenfold routes :: --format serializers prints the code that writes each declared answer', async () => {
+  const run = await cli('routes', TABLE, '--format', 'serializers', '--grep', 'posts.show');
+  assert.is(run.code, 0, run.err);
+  assert.match(run.out, /^\/\/ posts\.show response 200\n/);
+  assert.match(run.out, /function serialize\(v\)/);
+  assert.match(run.out, /x = v\["title"\];/);
+  const none = await cli('routes', TABLE, '--format', 'serializers', '--grep', 'session');
+  assert.match(none.out, /No route here declares a response schema/);
+});
+
 const FAILURES: ReadonlyArray<[label: string, args: string[], code: number, message: RegExp]> = [
   [
     'a missing module',
@@ -85,7 +95,7 @@ const FAILURES: ReadonlyArray<[label: string, args: string[], code: number, mess
     'an unknown format',
     ['routes', TABLE, '--format', 'yaml'],
     2,
-    /unknown format "yaml": use text, md, json, openapi or walk/,
+    /unknown format "yaml": use text, md, json, openapi, walk or serializers/,
   ],
   ['an unknown option', ['routes', TABLE, '--colour'], 2, /Unknown option '--colour'/],
 ];
