@@ -42,12 +42,15 @@ export interface Answer<S extends number = number, B = unknown, Ok extends boole
 type OkOf<S extends number> = `${S}` extends `2${string}` ? true : false;
 
 /**
- * What an action answers, narrowed by `status`: each declared status with its schema's body, any other
- * error status a `Problem`; without response schemas, any status with an `unknown` body.
+ * What an action answers, narrowed by `status`: each declared status with its schema's body (`204` with none
+ * when no success is declared), any other error status a `Problem`; without response schemas, any status
+ * with an `unknown` body.
  */
 export type AnswersOf<R> = [R] extends [undefined]
   ? Answer
   : | { [S in keyof R & number]: Answer<S, R[S], OkOf<S>> }[keyof R & number]
+    // An action that declares no success answers 204 (noContent(), destroy's undefined): it has no body to declare.
+    | ([Extract<keyof R, 200 | 201 | 202 | 203 | 206>] extends [never] ? Answer<204, undefined, true> : never)
     | Answer<Exclude<ErrorStatus, keyof R>, Problem, false>;
 
 /** What a call sends besides its params, query and body. */

@@ -47,23 +47,21 @@ type NotJson = Result<number, unknown, 'html' | 'text' | 'empty'> | Uint8Array |
 
 /**
  * What a handler may answer when its action declares response schemas: a plain value as the `200` body, a
- * `Result` of a declared status whose body matches, or anything not JSON (a page, a redirect, `noContent()`,
- * text, bytes); without response schemas, anything.
+ * `Result` of a declared status whose body matches, anything not JSON (a page, a redirect, `noContent()`,
+ * text, bytes), and `undefined` where no success is declared; without response schemas, anything.
  */
 export type AnswerOf<M> = [M] extends [undefined]
   ? unknown
   : | (200 extends keyof M ? M[200] : never)
     | JsonAnswers<M>
-    | Result<number, unknown, 'html' | 'text' | 'empty'>
-    | Uint8Array
-    | ReadableStream
-    | PromiseLike<
-        | (200 extends keyof M ? M[200] : never)
-        | JsonAnswers<M>
-        | Result<number, unknown, 'html' | 'text' | 'empty'>
-        | Uint8Array
-        | ReadableStream
-      >;
+    | NotJson
+    | NoSuccess<M>
+    | PromiseLike<(200 extends keyof M ? M[200] : never) | JsonAnswers<M> | NotJson | NoSuccess<M>>;
+
+// An action that declares no success may answer `undefined` (a 204, as destroy does): nothing to declare.
+type NoSuccess<M> = [Extract<keyof M, 200 | 201 | 202 | 203 | 206>] extends [never]
+  ? undefined | void
+  : never;
 
 /** The method of action `A`: the seven's own, an extra's as declared. */
 export type MethodOf<A extends string, O> = A extends 'index' | 'show' | 'new' | 'edit'

@@ -11,8 +11,9 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 export type Infer<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : FromSchema<S>;
 
 /**
- * The type of what a client may send for a schema: as `Infer`, but a property with a `default` may be left out
- * (the server fills it in), and a Standard Schema gives its input type.
+ * The type of what a client may send for a schema: as `Infer`, but a top-level property with a `default` may be
+ * left out (the server fills it in), and a Standard Schema gives its input type. Nested values are read as the
+ * server reads them, so their types are shared with the handler's (a type-check on a large table pays once).
  */
 export type InferInput<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferInput<S> : FromSchema<S, true>;
 
@@ -67,7 +68,7 @@ type TypeOf<S, T, In extends boolean> = T extends 'string'
         ? null
         : T extends 'array'
           ? S extends { readonly items: infer I }
-            ? FromSchema<I, In>[]
+            ? FromSchema<I>[]
             : unknown[]
           : T extends 'object'
             ? ObjectOf<S, In>
@@ -86,13 +87,13 @@ type Present<S, P, In extends boolean> =
 type Rest<S, In extends boolean> = S extends { readonly additionalProperties: infer A }
   ? A extends false
     ? {}
-    : { [field: string]: FromSchema<A, In> }
+    : { [field: string]: FromSchema<A> }
   : {};
 
 type ObjectOf<S, In extends boolean> = S extends { readonly properties: infer P }
   ? Flat<
-      { [K in keyof P & Present<S, P, In>]: FromSchema<P[K], In> } & {
-        [K in Exclude<keyof P, Present<S, P, In>>]?: FromSchema<P[K], In>;
+      { [K in keyof P & Present<S, P, In>]: FromSchema<P[K]> } & {
+        [K in Exclude<keyof P, Present<S, P, In>>]?: FromSchema<P[K]>;
       } & Rest<S, In>
     >
   : S extends { readonly additionalProperties: unknown }

@@ -126,6 +126,8 @@ export async function narrowing() {
   }
   // @ts-expect-error update declares no 201
   if (updated.status === 201) void 0;
+  // @ts-expect-error update declares its success (200): no 204
+  if (updated.status === 204) void 0;
 
   const created = await api.posts.create({ body: { title: 'x' } });
   if (created.status === 201) {
@@ -177,3 +179,35 @@ declare const undeclared: Resource<'things'>;
 export type Undeclared = Expect<
   Equal<ReturnType<typeof client<typeof undeclared>>['things'], { readonly [action: string]: UntypedCall }>
 >;
+
+// An action that declares no success (only its 404) answers 204 with no body; one with defaults may omit them.
+const Missing = { type: 'object', properties: { missing: { type: 'string' } } } as const;
+const Page = {
+  type: 'object',
+  properties: { limit: { type: 'integer', default: 20 }, sort: { enum: ['new', 'old'], default: 'new' } },
+} as const;
+const removable = resource(
+  'drafts',
+  { destroy: () => undefined, create: (req) => ({ limit: req.body.limit }) },
+  {
+    schemas: {
+      destroy: { response: { 404: Missing } },
+      create: {
+        body: Page,
+        response: { 200: { type: 'object', properties: { limit: { type: 'integer' } } } },
+      },
+    },
+  },
+);
+export async function noContent() {
+  const drafts = client(removable);
+  const gone = await drafts.drafts.destroy({ params: { draft_id: 'd' } });
+  if (gone.status === 204) {
+    type _ = Expect<Equal<typeof gone.body, undefined>>;
+    type _ok = Expect<Equal<typeof gone.ok, true>>;
+  }
+  // A field with a default may be left out by the caller: the server fills it in.
+  await drafts.drafts.create({ body: {} });
+  // @ts-expect-error but not given a wrong type
+  await drafts.drafts.create({ body: { sort: 'sideways' } });
+}
