@@ -56,9 +56,8 @@ type HelpersOfResource<R> = R extends { readonly actions: infer A }
 export type PathHelpers<R> = [R] extends [never]
   ? { readonly [resource: string]: { readonly [action: string]: PathHelper } }
   : {
-      readonly [N in R extends Resource<infer Name, any, any, any> ? Name : never]: HelpersOfResource<
-        Extract<R, { readonly name: N }>
-      >;
+      // Keyed by remapping each resource to its name: an Extract per name was quadratic in the table's size.
+      readonly [X in R as X extends Resource<infer Name, any, any, any> ? Name : never]: HelpersOfResource<X>;
     };
 
 /**
