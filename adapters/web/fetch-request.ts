@@ -14,6 +14,7 @@ import {
   type StreamDone,
 } from '../pipeline/exchange.js';
 import { peekWebBody, streamWebBody } from './stream-body.js';
+import { responseHeaders, withCookieLines } from './answer-headers.js';
 
 const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 // As the node adapter words it (adapters/http/node-request.ts).
@@ -249,41 +250,6 @@ async function readLimited(
 /** Whether what the runtime passed beside the request is Deno's `ServeHandlerInfo`. */
 function servedByDeno(info: unknown): boolean {
   return typeof info === 'object' && info !== null && 'remoteAddr' in info && 'completed' in info;
-}
-
-// Bun copies a `Headers` natively but converts a record one property at a time; Deno and undici iterate a
-// `Headers` (sorted) slower than they read a record.
-const SHARE_HEADERS = typeof (globalThis as { Bun?: unknown }).Bun === 'object';
-
-/** On Bun, a `Headers` for each Content-Type an answer has alone, made once: most answers are one of a few. */
-const TYPED = new Map<string, Headers>();
-const MAX_TYPED = 32;
-
-/**
- * The headers an answer's Response is made with: none for none (the runtimes read even an empty record),
- * and on Bun a shared `Headers` for a Content-Type alone (the Response gets its own copy either way).
- */
-/** The answer's headers with a Set-Cookie line per cookie, which a record cannot hold. */
-function withCookieLines(out: Rendered): Headers {
-  const headers = new Headers(out.headers);
-  for (const line of out.cookies!) headers.append('Set-Cookie', line);
-  return headers;
-}
-
-function responseHeaders(headers: Record<string, string>): HeadersInit | undefined {
-  let type: string | undefined;
-  for (const name in headers) {
-    if (!SHARE_HEADERS || type !== undefined || name !== 'Content-Type') return headers;
-    type = headers[name]!;
-  }
-  if (type === undefined) return undefined;
-  let shared = TYPED.get(type);
-  if (shared === undefined) {
-    // Handlers may name types without end: past a few, the record is used as it is.
-    if (TYPED.size >= MAX_TYPED) return headers;
-    TYPED.set(type, (shared = new Headers({ 'Content-Type': type })));
-  }
-  return shared;
 }
 
 /** The host of a serialized absolute URL (as `new URL(url).host`, unparsed), or `undefined` for a path alone. */

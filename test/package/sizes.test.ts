@@ -42,4 +42,22 @@ test('test/ :: the check sees support/ and bench/, and would see a file of 601 l
   );
 });
 
+// Source files hold one concept each: none in core/, adapters/, client/ or examples/ passes 300 lines (the
+// validators module `sevenfold validators` generates aside: it is output, not source).
+const SOURCE_LIMIT = 300;
+
+test('source :: no file of core/, adapters/, client/ or examples/ is over 300 lines', () => {
+  const sources = ['core', 'adapters', 'client', 'examples'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .map((name) => `${dir}/${name.split(sep).join('/')}`)
+      .filter((path) => path.endsWith('.ts') && !installed(path) && !path.endsWith('/validators.ts')),
+  );
+  assert.ok(sources.includes('adapters/web/fetch-request.ts'), 'adapters/web/ is read');
+  const long = sources.flatMap((path) => {
+    const lines = readFileSync(join(ROOT, path), 'utf8').trimEnd().split('\n').length;
+    return lines > SOURCE_LIMIT ? [`${path}: ${lines} lines`] : [];
+  });
+  assert.equal(long, []);
+});
+
 test.run();
