@@ -3,7 +3,7 @@ import type { Routable } from '../core/table/table.js';
 import { createPipeline } from './pipeline/handle-request.js';
 import type { DispatchOptions } from './pipeline/settings.js';
 import { ajvCompiler } from './web/bundled-ajv.js';
-import { FetchRequest } from './web/fetch-request.js';
+import { FetchRequest } from './web/fetch-exchange.js';
 
 export type { DispatchOptions } from './pipeline/settings.js';
 export type { PrecompiledValidators } from './pipeline/precompiled.js';

@@ -145,7 +145,7 @@ export function listen(target: Server | RequestListener, options: ListenOptions 
       let cut = 0;
       // Counts the requests still being answered, then drops every connection: what close() reports as cut.
       const cutAll = (): void => {
-        for (const socket of sockets.keys()) if (isBusy(socket)) cut++;
+        for (const socket of sockets.keys()) if (socketInUse(socket)) cut++;
         for (const socket of sockets.keys()) socket.destroy();
         sockets.clear();
         server.closeAllConnections();
@@ -180,7 +180,8 @@ function shutdown(
   startDraining(server);
   const idle = (): void => {
     const now = Date.now();
-    for (const [socket, since] of sockets) if (!isBusy(socket) && now - since >= FRESH_MS) socket.destroy();
+    for (const [socket, since] of sockets)
+      if (!socketInUse(socket) && now - since >= FRESH_MS) socket.destroy();
   };
   // http.Server's close() calls this to drop every connection without a request, fresh ones too: the sweep
   // that spares them takes its place.
@@ -198,6 +199,6 @@ function shutdown(
 }
 
 /** Whether a connection holds a request being answered (node keeps its response there until it is sent). */
-function isBusy(socket: Socket): boolean {
+function socketInUse(socket: Socket): boolean {
   return (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
 }

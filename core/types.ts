@@ -1,7 +1,5 @@
 // The types every stage shares: a route record, a table, a match, the request a handler receives.
 import type { Cookies } from './request/cookies.js';
-import type { SessionData } from './response/session.js';
-import type { Flash } from './response/flash.js';
 import type { Action } from './define/actions.js';
 import type { Guard } from './define/guards.js';
 import type { Reply, Result } from './response/reply.js';
@@ -30,13 +28,13 @@ export type Params<Path extends string> = { readonly [K in ParamKeys<Path>]: str
 export type Query = Readonly<Record<string, string | string[] | undefined>>;
 
 /** Request headers, lower-cased, as node:http reports them. */
-export type Headers = Readonly<Record<string, string | string[] | undefined>>;
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * What a handler receives: the matched route, decoded params, query and body, typed from the
  * route's schemas when it declares them (`P`, `Q`, `B`), and what its guards added (`C`).
  */
-export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = unknown, C = {}> {
+export interface HandlerRequest<P = Readonly<Record<string, string>>, Q = Query, B = unknown, C = {}> {
   /** The request method as sent (`HEAD` for a HEAD served by a GET route). */
   readonly method: string;
   /**
@@ -46,7 +44,7 @@ export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = un
   readonly url: string;
   /** The path part of the target, still percent-encoded. */
   readonly path: string;
-  readonly headers: Headers;
+  readonly headers: RequestHeaders;
   /**
    * Decoded path parameters in an object without Object.prototype (checked and coerced by a params schema).
    */
@@ -88,20 +86,13 @@ export interface Request<P = Readonly<Record<string, string>>, Q = Query, B = un
    * object without `Object.prototype`; malformed pairs are left out and the first of a name wins.
    */
   readonly cookies: Cookies;
-  /**
-   * The session `session()` keeps in a sealed cookie: change its fields and it is written with the answer
-   * (`session.of(req)` gives it the schema's type). Reading it on a route without the hook throws.
-   */
-  readonly session: SessionData;
-  /** The messages `res.flash()` left for this request (shown once, then gone), read from the session. */
-  readonly flashes: readonly Flash[];
   /** The first of `types` the client's `Accept` header prefers, or `false` if it takes none. */
   accepts(...types: string[]): string | false;
 }
 
 /** A handler: its return value is the response (see `Result` and the `Reply` helpers). */
 export type Handler<P = Readonly<Record<string, string>>, Q = Query, B = unknown, C = {}> = (
-  req: Request<P, Q, B, C>,
+  req: HandlerRequest<P, Q, B, C>,
   res: Reply,
 ) => unknown;
 

@@ -5,7 +5,7 @@ import { HttpError } from '../../core/errors.js';
 import { withoutBom } from '../../core/request/parse-body.js';
 import { ABORTED, tooLarge, type BodyDone } from '../pipeline/exchange.js';
 import { READER } from './connection.js';
-import type { NodeRequest } from './node-request.js';
+import type { NodeRequest } from './node-exchange.js';
 
 type ReadingRequest = IncomingMessage & { [READER]: BodyReader };
 
@@ -42,7 +42,7 @@ export class BodyReader {
   }
 
   /** Reports the first outcome only: the text, a refusal, or the client going away. */
-  settle(error: unknown): void {
+  finish(error: unknown): void {
     if (this.settled) return;
     this.settled = true;
     if (error !== undefined) return this.done(this.request, undefined, error);
@@ -64,17 +64,17 @@ function onBodyData(this: ReadingRequest, chunk: Buffer): void {
   if (reader.size > reader.limit) {
     this.off('data', onBodyData);
     this.resume();
-    reader.settle(tooLarge(reader.limit));
+    reader.finish(tooLarge(reader.limit));
   } else reader.add(chunk);
 }
 
 function onBodyEnd(this: ReadingRequest): void {
-  this[READER].settle(undefined);
+  this[READER].finish(undefined);
 }
 
 function onBodyClose(this: ReadingRequest): void {
   // After 'end' this changes nothing; before it, the rest of the body is never coming.
-  this[READER].settle(ABORTED);
+  this[READER].finish(ABORTED);
 }
 
 const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');

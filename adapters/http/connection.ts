@@ -45,7 +45,7 @@ function connectionOf(req: IncomingMessage): Connection {
 }
 
 /** Whether an earlier request on the same connection is still being answered, so this one must wait. */
-export function isBusy(req: IncomingMessage): boolean {
+export function connectionBusy(req: IncomingMessage): boolean {
   return connectionOf(req)[QUEUE] !== undefined;
 }
 

@@ -5,8 +5,8 @@ import { createPipeline } from '../pipeline/handle-request.js';
 import type { DispatchOptions } from '../pipeline/settings.js';
 import type { Tracing } from '../pipeline/tracing.js';
 import { ajvCompiler } from './ajv.js';
-import { isBusy, waitTurn } from './connection.js';
-import { NodeRequest } from './node-request.js';
+import { connectionBusy, waitTurn } from './connection.js';
+import { NodeRequest } from './node-exchange.js';
 import { nodeTracing } from './telemetry.js';
 
 export type { DispatchOptions } from '../pipeline/settings.js';
@@ -38,7 +38,7 @@ export function createDispatcher(
   const headersObject = adapter.headersObject === true;
 
   function dispatch(req: IncomingMessage, res: ServerResponse, next?: () => void): void {
-    if (isBusy(req)) {
+    if (connectionBusy(req)) {
       // A request whose connection closed while it waited is dropped, not run.
       return waitTurn(req, () => req.socket.destroyed || res.destroyed || dispatch(req, res, next));
     }

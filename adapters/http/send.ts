@@ -2,7 +2,7 @@
 import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { pipeline, Readable, type Duplex } from 'node:stream';
 import { STATUS_TITLES, type HttpError } from '../../core/errors.js';
-import { renderError, type Rendered } from '../../core/response/render.js';
+import { renderError, type HttpResponse } from '../../core/response/render.js';
 import { isDraining } from './connection.js';
 
 /** Statuses whose reason phrase in RFC 9110 differs from the one node writes. */
@@ -18,7 +18,7 @@ function reason(status: number): string {
 }
 
 /** Writes a rendered response; HEAD gets the same status and headers and no body bytes. */
-export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): void {
+export function send(req: IncomingMessage, res: ServerResponse, out: HttpResponse): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   if (isDraining(res)) res.shouldKeepAlive = false;
   const bodiless = out.status === 204 || out.status === 304;
@@ -28,7 +28,7 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
     out.headers['Content-Length'] = String(
       typeof body === 'string' ? Buffer.byteLength(body) : (body as Uint8Array).byteLength,
     );
-  const head = out.cookies === undefined ? out.headers : withCookieLines(out.headers, out.cookies);
+  const head = out.cookies === undefined ? out.headers : nodeHeaders(out.headers, out.cookies);
   // The phrase is passed where RFC 9110's differs from node's, and after a failed writeHead left its own
   // behind.
   if (res.statusMessage === undefined && STATUS_CODES[out.status] !== undefined && !RENAMED.has(out.status))
@@ -50,7 +50,7 @@ export function send(req: IncomingMessage, res: ServerResponse, out: Rendered): 
  * The headers with every Set-Cookie line in one array, which node writes a line per cookie: a `Set-Cookie` a
  * hook put in the record first, as the fetch adapter's `Headers` has it.
  */
-function withCookieLines(headers: Record<string, string>, cookies: readonly string[]): OutgoingHttpHeaders {
+function nodeHeaders(headers: Record<string, string>, cookies: readonly string[]): OutgoingHttpHeaders {
   const head: OutgoingHttpHeaders = {};
   const lines: string[] = [];
   for (const name of Object.keys(headers)) {
@@ -62,7 +62,7 @@ function withCookieLines(headers: Record<string, string>, cookies: readonly stri
 }
 
 /** `send`, falling back to a bare 500 and then to closing the socket if writing fails. */
-export function sendSafely(req: IncomingMessage, res: ServerResponse, out: Rendered): void {
+export function sendSafely(req: IncomingMessage, res: ServerResponse, out: HttpResponse): void {
   try {
     send(req, res, out);
   } catch {

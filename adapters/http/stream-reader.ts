@@ -13,7 +13,7 @@ export function streamBody(
   done: StreamDone,
 ): void {
   let settled = false;
-  const settle = (error: unknown) => {
+  const finish = (error: unknown) => {
     if (settled) return;
     settled = true;
     req.off('data', onData);
@@ -25,15 +25,15 @@ export function streamBody(
     } catch (error) {
       // Drained rather than paused, so that the answer can be written; the refusal closes the connection.
       req.resume();
-      settle(error);
+      finish(error);
     }
   };
   req.on('data', onData);
   // A body peeked at first was paused there: adding a listener alone does not start it again.
   if (req.readableFlowing === false) req.resume();
-  req.on('end', () => settle(undefined));
+  req.on('end', () => finish(undefined));
   // After 'end' this changes nothing; before it, the rest of the body is never coming.
-  req.on('close', () => settle(ABORTED));
+  req.on('close', () => finish(ABORTED));
 }
 
 /**
@@ -50,7 +50,7 @@ export function peekBody(
 ): void {
   const seen: Buffer[] = [];
   let settled = false;
-  const settle = (error: unknown) => {
+  const finish = (error: unknown) => {
     if (settled) return;
     settled = true;
     req.off('data', onData).off('end', onEnd).off('close', onClose);
@@ -63,7 +63,7 @@ export function peekBody(
       enough = look(chunk);
     } catch (error) {
       req.resume();
-      return settle(error);
+      return finish(error);
     }
     if (!enough) return;
     req.pause();
@@ -73,10 +73,10 @@ export function peekBody(
     res.once('finish', () => {
       if (req.readableFlowing === false && !req.readableEnded) req.resume();
     });
-    settle(undefined);
+    finish(undefined);
   };
-  const onEnd = () => settle(undefined);
-  const onClose = () => settle(ABORTED);
+  const onEnd = () => finish(undefined);
+  const onClose = () => finish(ABORTED);
   req.on('data', onData);
   req.on('end', onEnd);
   req.on('close', onClose);

@@ -45,8 +45,8 @@ let loaded: OpenTelemetryApi | undefined | null = null;
 
 /**
  * `@opentelemetry/api` once an SDK registered a context manager, loaded then and kept; `undefined` before,
- * or where it cannot be loaded. Merely loading the API measurably slows a whole process (about 0.7 µs per
- * request in the in-process bench), and an app that never sets up tracing must not pay for a dependency's.
+ * or where it cannot be loaded. Merely loading the API measurably slows a whole process (docs/performance.md),
+ * and an app that never sets up tracing must not pay for a dependency's.
  */
 function registeredOpenTelemetry(): OpenTelemetryApi | undefined {
   if (!contextRegistered()) return undefined;

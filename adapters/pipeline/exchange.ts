@@ -2,10 +2,10 @@
 // out.
 import type { OriginHeaders } from '../../core/request/cross-site.js';
 import { HttpError } from '../../core/errors.js';
-import { IncomingRequest } from '../../core/request/incoming.js';
+import { IncomingRequest } from '../../core/request/request.js';
 import type { BodyFormat } from '../../core/request/parse-body.js';
 import type { Matcher } from '../../core/matcher/index.js';
-import type { JsonWriter, Rendered } from '../../core/response/render.js';
+import type { JsonWriter, HttpResponse } from '../../core/response/render.js';
 
 /** The headers that decide how a body is read. */
 export interface BodyHeaders {
@@ -133,7 +133,7 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   abstract peekBody(headers: BodyHeaders, look: (chunk: Uint8Array) => boolean, done: StreamDone): void;
 
   /** Writes the answer; throws when the platform refuses it (a header value with CR/LF). */
-  abstract write(out: Rendered): void;
+  abstract write(out: HttpResponse): void;
 
   /** Gives up on a request that could not even be answered: closes its connection. */
   abstract destroy(): void;

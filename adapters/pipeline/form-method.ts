@@ -1,11 +1,15 @@
 // Step 2, method override: the `_method` a form names, read before matching (a urlencoded form in full, a
 // multipart one's first part alone).
-import { MethodPart } from '../../core/request/method-part.js';
-import { overriddenMethod } from '../../core/request/method-override.js';
-import { boundaryOf, type UploadLimits } from '../../core/request/multipart.js';
+import { boundaryOf, MethodPart, type UploadLimits } from '../../core/request/multipart.js';
+import { OVERRIDE_METHODS, overriddenMethod } from '../../core/request/method-override.js';
 import { parseBody } from '../../core/request/parse-body.js';
 import type { BodyDone, BodyHeaders, Exchange } from './exchange.js';
 import type { Fail } from './tracing.js';
+import type { Guard } from '../../core/define/guards.js';
+import type { Matcher } from '../../core/matcher/index.js';
+import { fileFields } from '../../core/request/file-fields.js';
+import type { Found } from '../../core/matcher/match.js';
+import type { Route, RouteTable } from '../../core/types.js';
 
 /** Where a form's method is known: `next` matches the request with it. */
 type Next = (x: Exchange, method: string) => void;
@@ -60,5 +64,37 @@ export function peekFormMethod(
       x.methodPart = part.method !== undefined;
       next(x, part.method ?? 'POST');
     },
+  );
+}
+
+// What a form posted with `_method` may reach: the routes at its path, and the guards they all run first.
+const FORM_METHODS = ['POST', ...OVERRIDE_METHODS];
+
+/** The routes a form posted to `path` may reach: POST's, and those `_method` can ask for. */
+export function formRoutes(matcher: Matcher, path: string): Found[] {
+  const found: Found[] = [];
+  for (const method of FORM_METHODS) {
+    const match = matcher.match(method, path);
+    if (match.kind === 'found') found.push(match);
+  }
+  return found;
+}
+
+/** The guards every one of `routes` runs first, in order: the longest prefix their guard lists share. */
+export function sharedGuards(routes: readonly Found[]): readonly Guard<any>[] {
+  const lists = routes.map((found) => found.route.guards ?? []);
+  const first = lists[0]!;
+  let length = 0;
+  while (length < first.length && lists.every((list) => list[length] === first[length])) length++;
+  return first.slice(0, length);
+}
+
+/** The routes `_method` may name (PUT, PATCH) whose body has a file field: where a multipart form may lead. */
+export function uploadOverrides(table: RouteTable): ReadonlySet<Route> {
+  return new Set(
+    table.filter(
+      (route) =>
+        OVERRIDE_METHODS.has(route.method) && route.body && fileFields(route.schema?.body).length > 0,
+    ),
   );
 }

@@ -13,18 +13,18 @@ import { tableHooks } from '../../core/table/scope.js';
 import type { HookRequest } from '../../core/define/hooks.js';
 import type { Route } from '../../core/types.js';
 import { hookPlan, runRequestHooks } from './hook-plan.js';
-import { corsPlan } from './cors-plan.js';
+import { crossOriginPlan } from './cross-origin.js';
 import { way } from './way-out.js';
 import { isThenable } from '../../core/util/thenable.js';
 import type { AjvCompiler } from './ajv-compiler.js';
 import { Deadlines } from './deadlines.js';
-import { formRoutes, sharedGuards, uploadOverrides, type Found } from './form-routes.js';
+import type { Found } from '../../core/matcher/match.js';
 import { sendsNothing, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
-import { formReader, peekFormMethod } from './form-method.js';
-import { EMPTY_FORM } from '../../core/request/method-part.js';
-import { serializerOf } from './answer-plan.js';
+import { formReader, formRoutes, peekFormMethod, sharedGuards, uploadOverrides } from './form-method.js';
+import { EMPTY_FORM } from '../../core/request/multipart.js';
+import { serializerOf } from './route-plan.js';
 import { beforeBody, checkBody, routePlans, runGuards, type RoutePlan } from './route-plan.js';
-import { settle, type DispatchOptions } from './settings.js';
+import { settingsOf, type DispatchOptions } from './settings.js';
 import { readUploads, uploadsTooLarge, withFiles } from './upload-body.js';
 import { traceHandler, type Fail, type Respond, type Tracing } from './tracing.js';
 
@@ -52,7 +52,7 @@ export function createPipeline(
   timers: 'sweep' | 'per-step' = 'sweep',
   tracing: Tracing = {},
 ): Pipeline {
-  const settings = settle(options);
+  const settings = settingsOf(options);
   const { bodyLimit, maxJsonDepth, maxUrlLength, methodOverride, crossSiteProtection, onError, trustProxy } =
     settings;
   const table = tableOf(source);
@@ -60,10 +60,10 @@ export function createPipeline(
   // Guards, schemas and response checks, prepared once; an empty map means no route pays a lookup.
   const compiler = options.validators === undefined ? ajv : ajv.precompiled(options.validators);
   const before = tableHooks(table);
-  // Hooks with only an answer part (cors) add nothing before matching.
-  const beforeMatching = before.filter((hook) => hook.request !== undefined);
+  // Hooks with only an onSend part (cors) add nothing before matching.
+  const beforeMatching = before.filter((hook) => hook.onRequest !== undefined);
   const hooks = hookPlan(table, before);
-  const cors = corsPlan(table, matcher, before);
+  const crossOrigin = crossOriginPlan(table, matcher, before);
   const plans = routePlans(
     table,
     compiler,
@@ -74,7 +74,7 @@ export function createPipeline(
   );
   // Where a multipart form's `_method` may reach an upload: nowhere, and no multipart POST is read early.
   const uploads: ReadonlySet<Route> = methodOverride ? uploadOverrides(table) : new Set();
-  const { respond, fail, answer, expire } = way(settings, plans, hooks);
+  const { respond, fail, send, expire } = way(settings, plans, hooks);
   const deadlines = new Deadlines(settings.handlerTimeout, expire, timers);
   const formRead = formReader(maxJsonDepth, route, fail);
   const { matched, handlers } = tracing;
@@ -90,7 +90,7 @@ export function createPipeline(
     const target = splitTarget(url);
     if (target === undefined) {
       // `OPTIONS *` asks about the server as a whole; any other target must be a path.
-      if (url === '*' && x.method === 'OPTIONS') return answer(x, { status: 204, headers: {}, body: '' });
+      if (url === '*' && x.method === 'OPTIONS') return send(x, { status: 204, headers: {}, body: '' });
       return fail(x, BAD_TARGET);
     }
     x.locate(originUrl(url, target), target.path, target.search);
@@ -116,7 +116,7 @@ export function createPipeline(
       if (
         crossSiteProtection &&
         isCrossSite(x.originHeaders(), settings.trustedOrigins) &&
-        (cors === undefined || !cors.granted(x, method))
+        (crossOrigin === undefined || !crossOrigin.granted(x, method))
       )
         return fail(x, CROSS_SITE);
       if (methodOverride && method === 'POST') {
@@ -172,10 +172,10 @@ export function createPipeline(
       if (match.kind === 'not-found' && !x.bodyRead && x.pass()) return x.release();
       // A CORS preflight is answered from the policies of the path's routes, which it never matches.
       const grant =
-        cors !== undefined && method === 'OPTIONS' && match.kind === 'method-not-allowed'
-          ? cors.preflight(x, match.allow)
+        crossOrigin !== undefined && method === 'OPTIONS' && match.kind === 'method-not-allowed'
+          ? crossOrigin.preflight(x, match.allow)
           : undefined;
-      return answer(x, grant ?? renderMiss(match, method, x.accept, settings.pages, x.knownId));
+      return send(x, grant ?? renderMiss(match, method, x.accept, settings.pages, x.knownId));
     }
     // A route that takes no body (DELETE) gets none, as it would without the override.
     if (!match.route.body) x.body = undefined;

@@ -1,22 +1,22 @@
-// Hooks on the request path: their request parts run in order, their answer parts on every answer, in reverse.
+// Hooks on the request path: their onRequest parts run in order, their onSend parts on every response, in reverse.
 import type { Hook, HookRequest } from '../../core/define/hooks.js';
 import { Result } from '../../core/response/reply.js';
-import type { Rendered } from '../../core/response/render.js';
+import type { HttpResponse } from '../../core/response/render.js';
 import type { Route, RouteTable } from '../../core/types.js';
 import { isThenable } from '../../core/util/thenable.js';
 
-/** A hook's request part answered: the request path renders `value` as the handler's, and goes no further. */
-export class HookAnswer {
+/** A hook's `onRequest` returned a result: the request path renders `value` as the handler's, and goes no further. */
+export class HookResult {
   constructor(readonly value: unknown) {}
 }
 
 /**
  * Runs the request parts of `hooks` in order; one that returns a value ends the request with it (thrown as a
- * `HookAnswer`). Synchronous unless a hook answers with a promise.
+ * `HookResult`). Synchronous unless a hook answers with a promise.
  */
 export function runRequestHooks(req: HookRequest, hooks: readonly Hook[], from = 0): void | Promise<void> {
   for (let i = from; i < hooks.length; i++) {
-    const run = hooks[i]!.request;
+    const run = hooks[i]!.onRequest;
     if (run === undefined) continue;
     const out = run(req);
     if (isThenable(out)) {
@@ -30,25 +30,25 @@ export function runRequestHooks(req: HookRequest, hooks: readonly Hook[], from =
 }
 
 /**
- * The answer after every answer part of `hooks` (given innermost first) saw it; one that throws makes it
+ * The response after every onSend part of `hooks` (given innermost first) saw it; one that throws makes it
  * `failed(error)`, which the hooks outside it still see. Synchronous unless a hook answers with a promise
  * (a session sealed with WebCrypto).
  */
-export function runAnswerHooks(
+export function runSendHooks(
   req: HookRequest,
   hooks: readonly Hook[],
-  out: Rendered,
-  failed: (error: unknown) => Rendered,
+  out: HttpResponse,
+  failed: (error: unknown) => HttpResponse,
   from = 0,
-): Rendered | Promise<Rendered> {
+): HttpResponse | Promise<HttpResponse> {
   for (let i = from; i < hooks.length; i++) {
     try {
-      const next = hooks[i]!.answer!(req, out);
+      const next = hooks[i]!.onSend!(req, out);
       if (isThenable(next)) {
         const seen = out;
         return Promise.resolve(next).then(
-          (value) => runAnswerHooks(req, hooks, value ?? seen, failed, i + 1),
-          (error: unknown) => runAnswerHooks(req, hooks, failed(error), failed, i + 1),
+          (value) => runSendHooks(req, hooks, value ?? seen, failed, i + 1),
+          (error: unknown) => runSendHooks(req, hooks, failed(error), failed, i + 1),
         );
       }
       if (next !== undefined) out = next;
@@ -60,13 +60,13 @@ export function runAnswerHooks(
 }
 
 /**
- * A request part's answer, which must be a `Result`: any other value (an assignment's, a Map's `set`) is a
+ * What an onRequest part returned, which must be a `Result`: any other value (an assignment's, a Map's `set`) is a
  * mistake, made a 500 that names the hook instead of a 200 nobody meant.
  */
 function verdict(hook: Hook, value: unknown): unknown {
-  if (value instanceof Result) return new HookAnswer(value);
+  if (value instanceof Result) return new HookResult(value);
   return new TypeError(
-    `hook ${JSON.stringify(hook.name)}: its request part returned ${value === null ? 'null' : typeof value}; return nothing to go on, or a Result (text(), json(), noContent()…) to answer`,
+    `hook ${JSON.stringify(hook.name)}: its onRequest returned ${value === null ? 'null' : typeof value}; return nothing to go on, or a Result (text(), json(), noContent()…) to answer`,
   );
 }
 
@@ -74,28 +74,28 @@ function verdict(hook: Hook, value: unknown): unknown {
 export interface HookPlan {
   /** The mounted table's hooks: their request parts run before matching. */
   readonly before: readonly Hook[];
-  /** The answer parts a request no route took passes, innermost first. */
+  /** The `onSend` parts the response to a request no route took passes, innermost first. */
   readonly miss: readonly Hook[];
-  /** Per route that has hooks, the answer parts its answers pass, innermost first. */
-  readonly answers: ReadonlyMap<Route, readonly Hook[]>;
+  /** Per route that has hooks, the `onSend` parts its responses pass, innermost first. */
+  readonly onSend: ReadonlyMap<Route, readonly Hook[]>;
 }
 
 /** The hook plan of a table whose scope's hooks are `before`; `undefined` when nothing in it has a hook. */
 export function hookPlan(table: RouteTable, before: readonly Hook[]): HookPlan | undefined {
-  const answers = new Map<Route, readonly Hook[]>();
+  const onSend = new Map<Route, readonly Hook[]>();
   for (const route of table) {
-    if (route.hooks !== undefined && route.hooks.length > 0) answers.set(route, answering(route.hooks));
+    if (route.hooks !== undefined && route.hooks.length > 0) onSend.set(route, sending(route.hooks));
   }
-  if (before.length === 0 && answers.size === 0) return undefined;
-  return { before, miss: answering(before), answers };
+  if (before.length === 0 && onSend.size === 0) return undefined;
+  return { before, miss: sending(before), onSend };
 }
 
 /** A route's hooks that run after matching: its own, less those the table ran before matching. */
 export function hooksAfterMatching(route: Route, before: readonly Hook[]): readonly Hook[] {
   if (route.hooks === undefined) return [];
-  return route.hooks.filter((hook) => hook.request !== undefined && !before.includes(hook));
+  return route.hooks.filter((hook) => hook.onRequest !== undefined && !before.includes(hook));
 }
 
-function answering(hooks: readonly Hook[]): readonly Hook[] {
-  return hooks.filter((hook) => hook.answer !== undefined).reverse();
+function sending(hooks: readonly Hook[]): readonly Hook[] {
+  return hooks.filter((hook) => hook.onSend !== undefined).reverse();
 }

@@ -1,12 +1,11 @@
 // What each route asks of the request path besides its handler (guards, schema checks, response checks),
 // prepared once.
-import { HttpError } from '../../core/errors.js';
+import { HttpError, RouteDefinitionError } from '../../core/errors.js';
 import type { Guard } from '../../core/define/guards.js';
 import type { Hook, HookRequest } from '../../core/define/hooks.js';
 import { hooksAfterMatching, runRequestHooks } from './hook-plan.js';
 import { documentedResponses, type Documented, type OpenApiOptions } from '../../core/openapi/index.js';
-import type { JsonWriter, Rendered } from '../../core/response/render.js';
-import { answerWriter, type SerializerCompiler } from './answer-plan.js';
+import type { JsonWriter, HttpResponse } from '../../core/response/render.js';
 import { headerKey } from '../../core/util/headers.js';
 import { isThenable } from '../../core/util/thenable.js';
 import {
@@ -20,8 +19,9 @@ import {
 } from '../../core/schema/checks.js';
 import { fieldErrors } from '../../core/schema/messages.js';
 import { fileFields } from '../../core/request/file-fields.js';
-import type { Query, Route, RouteTable } from '../../core/types.js';
-import type { IncomingRequest } from '../../core/request/incoming.js';
+import type { JsonSchema, Query, Route, RouteTable } from '../../core/types.js';
+import type { IncomingRequest } from '../../core/request/request.js';
+import { compileSerializer } from '../../core/schema/serialize.js';
 
 /**
  * What a route asks of the request path besides its handler, prepared once per table: guards
@@ -61,7 +61,7 @@ export function routePlans(
     // Only a route that declares schemas makes promises beyond the document's generic defaults to check.
     const documented = checkResponses && route.schema !== undefined;
     const checked = validates(route);
-    const json = answerWriter(route, serializers);
+    const json = jsonWriter(route, serializers);
     if (!guarded && !checked && !documented && hooks.length === 0 && json === undefined) continue;
     plans.set(route, {
       hooks,
@@ -167,7 +167,7 @@ export function checkBody(request: IncomingRequest, plan: RoutePlan, text: boole
 export function responseMismatch(
   route: Route,
   plan: RoutePlan | undefined,
-  out: Rendered,
+  out: HttpResponse,
 ): string | undefined {
   if (plan === undefined || plan.documented === undefined) return undefined;
   const documented = plan.documented;
@@ -199,4 +199,43 @@ function fixFor(route: Route, status: number): string {
 function contentType(headers: Readonly<Record<string, string>>): string | undefined {
   const key = headerKey(headers, 'content-type');
   return key === undefined ? undefined : headers[key]!.split(';')[0]!.trim().toLowerCase();
+}
+
+// How a route with response schemas writes its JSON answers: a serializer per declared status, compiled once.
+/** Turns one status's response schema into the function that writes its bodies (declared fields only). */
+export type SerializerCompiler = (schema: JsonSchema, label: string) => (value: unknown) => string;
+
+/** The serializer compiled from a schema (generated code, or a walk where code generation is refused). */
+export const serializerOf: SerializerCompiler = (schema, label) =>
+  compileSerializer(schema, { label }).serialize;
+
+/**
+ * The writer of a route's JSON answers, or `undefined` when it declares no response schema. A status the
+ * schemas do not declare is a `TypeError` (a `500` reported to `onError`) naming the route and the fix, so an
+ * undocumented body never leaves.
+ */
+export function jsonWriter(route: Route, compile: SerializerCompiler): JsonWriter | undefined {
+  const declared = route.schema?.response;
+  if (declared === undefined) return undefined;
+  const writers = new Map<number, (value: unknown) => string>();
+  for (const [status, schema] of Object.entries(declared)) {
+    const label = `${route.name} response ${status}`;
+    try {
+      writers.set(Number(status), compile(schema, label));
+    } catch (error) {
+      throw new RouteDefinitionError(
+        `route ${route.name}: its response ${status} schema cannot be serialized: ${error instanceof Error ? error.message : String(error)}`,
+        route,
+      );
+    }
+  }
+  const statuses = [...writers.keys()].join(', ');
+  return (status, body) => {
+    const write = writers.get(status);
+    if (write === undefined)
+      throw new TypeError(
+        `${route.name} answered ${status} with JSON, but its response schemas declare ${statuses}: answer one of those, or declare ${status} in schemas.${route.action}.response`,
+      );
+    return write(body);
+  };
 }

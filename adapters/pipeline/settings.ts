@@ -3,7 +3,7 @@ import type { PrecompiledValidators } from './precompiled.js';
 import { errorPage as errorPageOf } from '../../core/response/error-page.js';
 import { PAGE_HEADERS, type ErrorPage, type ErrorPages } from '../../core/response/render.js';
 import { mergeHeaders } from '../../core/util/headers.js';
-import type { Request } from '../../core/types.js';
+import type { HandlerRequest } from '../../core/types.js';
 import { trustedOrigins } from '../../core/request/cross-site.js';
 import { LIMITS } from '../../core/util/limits.js';
 import { wholeNumber } from '../../core/util/whole-number.js';
@@ -33,7 +33,7 @@ export interface DispatchOptions {
    * Called with every error that becomes a `500` or a `503` timeout (not with `HttpError`s),
    * for logging. Default: `console.error`. The client never sees the error itself.
    */
-  readonly onError?: (error: unknown, request: Request | undefined) => void;
+  readonly onError?: (error: unknown, request: HandlerRequest | undefined) => void;
   /**
    * Route a urlencoded POST whose `_method` field is `PUT`, `PATCH` or `DELETE` as that method,
    * before matching, with the field removed from the body (HTML forms can only GET and POST).
@@ -88,7 +88,7 @@ export interface DispatchOptions {
  */
 export function guardedPage(
   page: ErrorPage | undefined,
-  onError: (error: unknown, request: Request | undefined) => void,
+  onError: (error: unknown, request: HandlerRequest | undefined) => void,
 ): ErrorPage | undefined {
   if (page === undefined) return undefined;
   if (typeof page !== 'function')
@@ -103,7 +103,7 @@ export function guardedPage(
   };
 }
 
-export function defaultOnError(error: unknown, request: Request | undefined): void {
+export function defaultOnError(error: unknown, request: HandlerRequest | undefined): void {
   console.error(
     `sevenfold: ${request?.route ? `${request.method} ${request.route.name}` : 'request'} failed:`,
     error,
@@ -115,8 +115,8 @@ export function defaultOnError(error: unknown, request: Request | undefined): vo
  * down with it.
  */
 export function safeOnError(
-  report: (error: unknown, request: Request | undefined) => void,
-): (error: unknown, request: Request | undefined) => void {
+  report: (error: unknown, request: HandlerRequest | undefined) => void,
+): (error: unknown, request: HandlerRequest | undefined) => void {
   return (error, request) => {
     try {
       report(error, request);
@@ -127,7 +127,7 @@ export function safeOnError(
 }
 
 /** Reports an error that became a `500` or a `503`: never throws. */
-export type OnError = (error: unknown, request: Request | undefined) => void;
+export type OnError = (error: unknown, request: HandlerRequest | undefined) => void;
 
 /** The options as the request path reads them: every number checked, every default filled in. */
 export interface Settings {
@@ -149,7 +149,7 @@ export interface Settings {
 /**
  * Checks the options once, at start-up: a bad limit is a `TypeError` naming it, not a surprise under load.
  */
-export function settle(options: DispatchOptions): Settings {
+export function settingsOf(options: DispatchOptions): Settings {
   const onError = safeOnError(options.onError ?? defaultOnError);
   return {
     bodyLimit: wholeNumber('bodyLimit', options.bodyLimit ?? LIMITS.bodyLimit, 0),

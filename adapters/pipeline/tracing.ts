@@ -1,7 +1,7 @@
 // What the request path tells tracers, when an I/O shell gives it one: a request's route once matched, and
 // its handler as a diagnostics TracingChannel.
 import type { Reply } from '../../core/response/reply.js';
-import type { Request, Route } from '../../core/types.js';
+import type { HandlerRequest, Route } from '../../core/types.js';
 import type { Exchange } from './exchange.js';
 
 /** One channel of a TracingChannel, as far as the request path publishes on it. */
@@ -34,7 +34,7 @@ export interface Tracing {
  * request, its route, whether the handler answered with a promise, and what it threw or rejected with.
  */
 export interface HandlerEvent {
-  readonly request: Request;
+  readonly request: HandlerRequest;
   readonly route: Route;
   async: boolean;
   error?: unknown;

@@ -2,12 +2,11 @@
 // written here.
 import { HttpError } from '../../core/errors.js';
 import type { HookRequest } from '../../core/define/hooks.js';
-import { renderError, renderResult, type Rendered } from '../../core/response/render.js';
+import { renderError, renderResult, type HttpResponse } from '../../core/response/render.js';
 import { Reply, Result } from '../../core/response/reply.js';
-import { hasSession } from '../../core/response/session.js';
-import type { Request, Route } from '../../core/types.js';
+import type { HandlerRequest, Route } from '../../core/types.js';
 import { ABORTED, type Exchange } from './exchange.js';
-import { HookAnswer, runAnswerHooks, type HookPlan } from './hook-plan.js';
+import { HookResult, runSendHooks, type HookPlan } from './hook-plan.js';
 import { responseMismatch, type RoutePlan } from './route-plan.js';
 import type { Settings } from './settings.js';
 import { unsendableHeader } from '../../core/util/headers.js';
@@ -15,11 +14,11 @@ import { isThenable } from '../../core/util/thenable.js';
 
 const INTERNAL = new HttpError(500);
 
-/** How the request path answers: a handler's value, an error, a written answer, a step out of time. */
+/** How the request path responds: a handler's value, an error, a rendered response, a step out of time. */
 export interface WayOut {
   respond(x: Exchange, out: unknown, reply: Reply): void;
   fail(x: Exchange, error: unknown): void;
-  answer(x: Exchange, out: Rendered): void;
+  send(x: Exchange, out: HttpResponse): void;
   expire(x: Exchange): void;
 }
 
@@ -34,23 +33,13 @@ export function way(
 
   /** The handler's value rendered, checked against the documentation when asked, and sent. */
   function respond(x: Exchange, out: unknown, reply: Reply): void {
-    if (reply.flashes !== null) {
-      if (!hasSession(x))
-        return fail(
-          x,
-          new TypeError(
-            `res.flash(): ${x.route?.name ?? 'this route'} has no session to keep messages in; add session({ secret }) to its scope's hooks`,
-          ),
-        );
-      x.flashesNext = reply.flashes;
-    }
-    let rendered: Rendered;
+    let rendered: HttpResponse;
     try {
       rendered = renderResult(out, reply.headers, reply.cookies, x.json);
     } catch (error) {
       return fail(x, error);
     }
-    answer(x, checkedAnswer(x, rendered));
+    send(x, checkedResponse(x, rendered));
   }
 
   /**
@@ -60,29 +49,29 @@ export function way(
   function fail(x: Exchange, error: unknown): void {
     // Nobody is left to answer.
     if (error === ABORTED) return x.release();
-    if (error instanceof HookAnswer) return respond(x, error.value, new Reply());
+    if (error instanceof HookResult) return respond(x, error.value, new Reply());
     // A guard that sends the client elsewhere (signedIn()'s 303 to the sign-in page) throws the Result to send.
     if (error instanceof Result) return respond(x, error, new Reply());
     if (!(error instanceof HttpError)) report(x, error);
-    answer(x, checkedAnswer(x, errorAnswer(x, error)));
+    send(x, checkedResponse(x, errorResponse(x, error)));
   }
 
   /**
    * With `checkResponses`, an answer its OpenAPI operation does not describe becomes a `500`, its reason
    * reported.
    */
-  function checkedAnswer(x: Exchange, out: Rendered): Rendered {
+  function checkedResponse(x: Exchange, out: HttpResponse): HttpResponse {
     if (!settings.checkResponses || x.route === undefined) return out;
     const mismatch = responseMismatch(x.route, plans.get(x.route), out);
     if (mismatch === undefined) return out;
     report(x, new Error(`checkResponses: ${mismatch}`));
-    return errorAnswer(x, INTERNAL, undefined);
+    return errorResponse(x, INTERNAL, undefined);
   }
 
-  /** Writes the answer and frees the connection; one the platform refuses is reported and becomes a `500`. */
-  function answer(x: Exchange, out: Rendered): void {
+  /** Writes the response and frees the connection; one the platform refuses is reported and becomes a `500`. */
+  function send(x: Exchange, out: HttpResponse): void {
     const final = hooks === undefined ? out : hooked(x, out);
-    if (isThenable(final)) settle(x, final);
+    if (isThenable(final)) awaitHooks(x, final);
     else write(x, final);
   }
 
@@ -90,15 +79,15 @@ export function way(
    * An answer part that awaits (a session sealed with WebCrypto) holds the answer until it settles, or until
    * `handlerTimeout`, when the answer is a `503` without the hooks, so that none can hold a connection forever.
    */
-  function settle(x: Exchange, final: Promise<Rendered>): void {
+  function awaitHooks(x: Exchange, final: Promise<HttpResponse>): void {
     // Requests pipelined behind this one wait until its answer is written.
     x.hold();
     let done = false;
     const timer = setTimeout(() => {
       if (done) return;
       done = true;
-      report(x, new Error(`an answer hook did not settle within ${settings.handlerTimeout} ms`));
-      write(x, errorAnswer(x, slow, undefined));
+      report(x, new Error(`an onSend hook did not settle within ${settings.handlerTimeout} ms`));
+      write(x, errorResponse(x, slow, undefined));
     }, settings.handlerTimeout);
     void final.then((settled) => {
       if (done) return;
@@ -108,13 +97,13 @@ export function way(
     });
   }
 
-  function write(x: Exchange, out: Rendered): void {
+  function write(x: Exchange, out: HttpResponse): void {
     try {
       x.write(out);
     } catch (error) {
       report(x, error);
       try {
-        x.write(errorAnswer(x, INTERNAL, undefined));
+        x.write(errorResponse(x, INTERNAL, undefined));
       } catch {
         x.destroy();
       }
@@ -122,20 +111,23 @@ export function way(
     x.release();
   }
 
-  /** The answer once the hooks around the request saw it; one that throws is its error's answer. */
-  function hooked(x: Exchange, out: Rendered): Rendered | Promise<Rendered> {
-    const list = x.route === undefined ? hooks!.miss : (hooks!.answers.get(x.route) ?? hooks!.miss);
+  /** The response once the hooks around the request saw it; one that throws is its error's response. */
+  function hooked(x: Exchange, out: HttpResponse): HttpResponse | Promise<HttpResponse> {
+    const list = x.route === undefined ? hooks!.miss : (hooks!.onSend.get(x.route) ?? hooks!.miss);
     if (list.length === 0) return out;
     // A header the platform would refuse makes the answer a 500 before the hooks see it, so a log line
     // and the headers hooks add describe the answer that is sent.
     const refused = unsendableHeader(out.headers, out.cookies);
     if (refused !== undefined) {
-      report(x, new TypeError(`the answer's header ${refused} cannot be sent (a character outside HTTP's)`));
-      out = errorAnswer(x, INTERNAL);
+      report(
+        x,
+        new TypeError(`the response's header ${refused} cannot be sent (a character outside HTTP's)`),
+      );
+      out = errorResponse(x, INTERNAL);
     }
-    return runAnswerHooks(x as unknown as HookRequest, list, out, (error) => {
+    return runSendHooks(x as unknown as HookRequest, list, out, (error) => {
       if (!(error instanceof HttpError)) report(x, error);
-      return errorAnswer(x, error);
+      return errorResponse(x, error);
     });
   }
 
@@ -146,19 +138,19 @@ export function way(
     );
     x.abort(late);
     report(x, late);
-    answer(x, errorAnswer(x, slow, undefined));
+    send(x, errorResponse(x, slow, undefined));
   }
 
-  /** Reports an error that made the answer a `500` or `503`, and keeps the first on the request for its hooks. */
-  function report(x: Exchange, error: unknown, request: Request | undefined = x.matchedRequest): void {
+  /** Reports an error that made the response a `500` or `503`, and keeps the first on the request for its hooks. */
+  function report(x: Exchange, error: unknown, request: HandlerRequest | undefined = x.matchedRequest): void {
     if (x.error === undefined) x.error = error;
     onError(error, request);
   }
 
-  /** An error's answer for this request: its page names the request id, if the request has one yet. */
-  function errorAnswer(x: Exchange, error: unknown, request = x.matchedRequest): Rendered {
+  /** An error's response for this request: its page names the request id, if the request has one yet. */
+  function errorResponse(x: Exchange, error: unknown, request = x.matchedRequest): HttpResponse {
     return renderError(error, x.accept, settings.pages, request, x.knownId);
   }
 
-  return { respond, fail, answer, expire };
+  return { respond, fail, send, expire };
 }

@@ -1,6 +1,6 @@
 // The decorators of `sevenfold/controllers`: each only writes metadata on the class.
 import type { ResourceOptions, SingularOptions } from '../define/resource.js';
-import type { Nestable } from '../define/resource-options.js';
+import type { Nestable } from '../define/resource.js';
 
 /** A parent as a controller may name it: a resource, or another `@Resource` class. */
 export type ParentLike = Nestable | (abstract new (...args: never[]) => unknown);

@@ -13,7 +13,7 @@ import { isThenable } from '../util/thenable.js';
 import type { Reply } from '../response/reply.js';
 import { build, type Resource } from '../define/resource.js';
 import type { Extras, Kind, PathOf, RequestOf, SevenOf } from '../define/resource-types.js';
-import type { Handler, Request } from '../types.js';
+import type { Handler, HandlerRequest } from '../types.js';
 import { resourceMetadata } from './decorators.js';
 import { parentNest } from './parents.js';
 
@@ -40,8 +40,8 @@ export {
 } from 'tsyringe';
 export type { DependencyContainer, Disposable, InjectionToken } from 'tsyringe';
 
-/** The token of the current request in a request-scoped container: `@inject(REQUEST) req: Request`. */
-export const REQUEST: InjectionToken<Request> = Symbol.for('sevenfold:request');
+/** The token of the current request in a request-scoped container: `@inject(REQUEST) req: HandlerRequest`. */
+export const REQUEST: InjectionToken<HandlerRequest> = Symbol.for('sevenfold:request');
 
 /**
  * The request an action method of resource `N` receives, typed like a `resource()` handler's:
@@ -145,7 +145,7 @@ function resolutionError(call: string, target: Function, error: unknown): RouteD
   return new RouteDefinitionError(`${call}: cannot resolve ${target.name}: ${reason}`);
 }
 
-function settle(out: unknown, after: () => void): unknown {
+function afterSettled(out: unknown, after: () => void): unknown {
   if (isThenable(out)) return Promise.resolve(out).finally(after);
   after();
   return out;
@@ -224,7 +224,7 @@ export function controller<C extends object>(
           void Promise.resolve(child.dispose()).catch(() => {});
           throw resolutionError(call, target, error);
         }
-        return settle(
+        return afterSettled(
           (instance as Record<string, Function>)[name]!.call(instance, req, res),
           () => void Promise.resolve(child.dispose()).catch(() => {}),
         );

@@ -2,7 +2,7 @@
 import { RouteDefinitionError } from '../errors.js';
 import { idParam } from '../define/inflect.js';
 import { nestOf, type Nest } from '../define/nest.js';
-import type { Nestable } from '../define/resource-options.js';
+import type { Nestable } from '../define/resource.js';
 import { resourceMetadata, type ParentLike } from './decorators.js';
 
 // Past any real nesting; a class that is its own ancestor would otherwise recurse forever.

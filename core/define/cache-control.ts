@@ -1,7 +1,8 @@
 // The `cache` option of resource(): a Cache-Control value per GET action, checked when the resource is defined,
 // and the hook that sends it.
 import { RouteDefinitionError, suggest } from '../errors.js';
-import { hook, type Answer, type Hook, type HookRequest } from './hooks.js';
+import { hook, type Hook, type HookRequest } from './hooks.js';
+import type { HttpResponse } from '../response/render.js';
 import { headerKey } from '../util/headers.js';
 import { NullObject } from '../util/null-object.js';
 
@@ -117,7 +118,7 @@ function directives(value: string): string[] {
  * Sends a route's `cacheControl` with its successful `GET` and `HEAD` answers (`200`, and the `304` that stands
  * for one) unless the handler gave its own; errors never get it.
  */
-function answer(req: HookRequest, out: Answer): void {
+function onSend(req: HookRequest, out: HttpResponse): void {
   const value = req.route?.cacheControl;
   if (value === undefined || (out.status !== 200 && out.status !== 304)) return;
   if (req.method !== 'GET' && req.method !== 'HEAD') return;
@@ -125,4 +126,4 @@ function answer(req: HookRequest, out: Answer): void {
 }
 
 /** The hook the `cache` option puts on the routes it gives a `cacheControl`, innermost, so it sees them first. */
-export const CACHE_CONTROL: Hook = hook('cacheControl', { answer });
+export const CACHE_CONTROL: Hook = hook('cacheControl', { onSend });

@@ -1,7 +1,7 @@
 // Guards, declared with guard() and bearer(): checks that run before the body and add to `req.context`.
 import { HttpError, RouteDefinitionError } from '../errors.js';
 import { isThenable } from '../util/thenable.js';
-import type { Request } from '../types.js';
+import type { HandlerRequest } from '../types.js';
 
 /** How OpenAPI describes what a guard asks for (a Security Scheme Object), under a name. */
 export interface GuardSecurity {
@@ -24,7 +24,7 @@ export interface GuardSecurity {
 export interface Guard<Added extends object = {}> {
   readonly name: string;
   // The request is typed loosely here: a guard may read what the guards before it added.
-  readonly check: (req: Request<any, any, any, any>) => Added | void | PromiseLike<Added | void>;
+  readonly check: (req: HandlerRequest<any, any, any, any>) => Added | void | PromiseLike<Added | void>;
   /** Statuses its refusals use, for OpenAPI; default `[401, 403]`. */
   readonly errors: readonly number[];
   readonly security?: GuardSecurity;
@@ -33,7 +33,7 @@ export interface Guard<Added extends object = {}> {
 /**
  * What `before` takes: a `guard()`, or a named function `(req) => void | object` (its name is the guard's).
  */
-export type GuardLike = Guard<any> | ((req: Request<any, any, any, any>) => unknown);
+export type GuardLike = Guard<any> | ((req: HandlerRequest<any, any, any, any>) => unknown);
 
 /** The guards of a resource: for every action, or per action. */
 export type Before = readonly GuardLike[] | { readonly [action: string]: readonly GuardLike[] | undefined };
@@ -68,7 +68,7 @@ export interface GuardOptions {
  */
 export function guard<R>(
   name: string,
-  check: (req: Request<any, any, any, any>) => R | PromiseLike<R>,
+  check: (req: HandlerRequest<any, any, any, any>) => R | PromiseLike<R>,
   options: GuardOptions = {},
 ): Guard<Added<R>> {
   if (typeof name !== 'string' || name === '')
@@ -97,7 +97,7 @@ export function toGuard(given: unknown, where: { resource: string; action?: stri
     // a form's body.
     let made = FUNCTION_GUARDS.get(given);
     if (made === undefined)
-      FUNCTION_GUARDS.set(given, (made = guard(given.name, given as (req: Request) => unknown)));
+      FUNCTION_GUARDS.set(given, (made = guard(given.name, given as (req: HandlerRequest) => unknown)));
     return made;
   }
   if (
@@ -120,7 +120,7 @@ export interface BearerOptions<Added extends object> {
    */
   readonly verify: (
     token: string,
-    req: Request,
+    req: HandlerRequest,
   ) => Added | boolean | undefined | PromiseLike<Added | boolean | undefined>;
   /** The realm named in `WWW-Authenticate`. */
   readonly realm?: string;
@@ -172,7 +172,7 @@ export function bearer<Added extends object = {}, Optional extends boolean = fal
       throw refuse(401, 'the bearer token is not valid', 'invalid_token');
     return verdict === true ? undefined : verdict;
   };
-  const check = (req: Request): Added | void | PromiseLike<Added | void> => {
+  const check = (req: HandlerRequest): Added | void | PromiseLike<Added | void> => {
     const header = req.headers.authorization;
     if (header === undefined) {
       if (optional) return undefined;

@@ -1,15 +1,18 @@
 // Hooks, declared with hook(): what runs around every request of a table or a resource, as named data.
 import { RouteDefinitionError } from '../errors.js';
-import type { Rendered } from '../response/render.js';
+import type { HttpResponse } from '../response/render.js';
 import type { Result } from '../response/reply.js';
 import type { Logger } from '../util/logger.js';
-import type { Request, Route } from '../types.js';
+import type { HandlerRequest, Route } from '../types.js';
 
 /**
  * The request as a hook sees it. A table's hooks run before matching, so `route` may be missing (a `404`)
  * and `params`, `query` and `body` are not read yet; `id` and `log` are the hook's to set.
  */
-export interface HookRequest extends Omit<Request<any, any, any, any>, 'route' | 'id' | 'log' | 'params'> {
+export interface HookRequest extends Omit<
+  HandlerRequest<any, any, any, any>,
+  'route' | 'id' | 'log' | 'params'
+> {
   readonly route: Route | undefined;
   /** The path params: empty before matching (the mounted scope's hooks run before it). */
   readonly params: Readonly<Record<string, string | undefined>>;
@@ -18,8 +21,8 @@ export interface HookRequest extends Omit<Request<any, any, any, any>, 'route' |
   /** The request's logger: a no-op unless a hook (`requestLog()`) sets one. */
   log: Logger;
   /**
-   * What made the answer a `500` or a `503` (a thrown error, a handler out of time), as `onError` got it;
-   * `undefined` for every other answer, refusals (`HttpError`s) included. An answer part reads it.
+   * What made the response a `500` or a `503` (a thrown error, a handler out of time), as `onError` got it;
+   * `undefined` for every other response, refusals (`HttpError`s) included. An `onSend` part reads it.
    */
   readonly error: unknown;
   /**
@@ -29,29 +32,54 @@ export interface HookRequest extends Omit<Request<any, any, any, any>, 'route' |
   allowed(): readonly string[];
 }
 
-/** What a hook's request part gives: nothing to go on, or a `Result` (`text()`, `json()`, …) to answer with. */
+/** What a hook's `onRequest` gives: nothing to go on, or a `Result` (`text()`, `json()`, …) to answer with. */
 export type HookVerdict = void | undefined | Result;
 
-/** An answer as hooks see it, before it is sent: headers may be changed in place, or a new answer returned. */
-export type Answer = Rendered;
-
 /**
- * A hook as a route keeps it: a name for the listing, and up to two functions. `request` runs
- * before matching when the hook is the mounted table's (`scope()`), or after matching and before
- * the guards when it is a resource's or an inner scope's; returning a value (a `Result`, or any
- * handler value) answers the request with it, throwing an `HttpError` refuses it. `answer` sees
- * every answer before it is sent, errors and misses included, in the reverse order, and returns
- * a replacement or nothing. A hook that throws anything but an `HttpError` is a `500` reported to
- * `onError`.
+ * A hook as a route keeps it: a name for the listing, and up to two functions, named as fastify
+ * names its hooks. `onRequest` runs before matching when the hook is the mounted table's
+ * (`scope()`), or after matching and before the guards when it is a resource's or an inner
+ * scope's; returning a `Result` answers the request with it, throwing an `HttpError` refuses it.
+ * `onSend` sees every response before it is sent, errors and misses included, in the reverse
+ * order, and returns a replacement or nothing. A hook that throws anything but an `HttpError` is a
+ * `500` reported to `onError`.
  */
 export interface Hook {
   /** What it is, so that a bare function is never taken for one. */
   readonly kind: 'hook';
   readonly name: string;
-  readonly request?: (req: HookRequest) => HookVerdict | PromiseLike<HookVerdict>;
-  readonly answer?: (req: HookRequest, answer: Answer) => Answer | void | PromiseLike<Answer | void>;
-  /** What the hook adds to the answers of the routes it is on, for the OpenAPI document. */
+  readonly onRequest?: (req: HookRequest) => HookVerdict | PromiseLike<HookVerdict>;
+  readonly onSend?: (
+    req: HookRequest,
+    response: HttpResponse,
+  ) => HttpResponse | void | PromiseLike<HttpResponse | void>;
+  /** What the hook adds to the responses of the routes it is on, for the OpenAPI document. */
   readonly openapi?: HookDocs;
+  /** The cross-origin policy of the routes it is on, which preflights and cross-site refusals consult. */
+  readonly crossOrigin?: CrossOrigin;
+}
+
+/**
+ * A cross-origin policy as the request path consults it (`sevenfold/cors` makes one; any hook may carry
+ * one). A preflight never matches a route, so the request path answers it from the policies of the routes
+ * at its path; a cross-site request that only a granted preflight lets a browser send is not refused as a
+ * forged form.
+ */
+export interface CrossOrigin {
+  /** Whether a page of `origin` (the request's `Origin`) may make a `method` request. */
+  grants(origin: string, method: string): boolean;
+  /**
+   * The `204` that grants a preflight from `origin`: `granted` the path's methods it may use, `allow` all of
+   * them (kept as `Allow`, as any `OPTIONS` gets), `requested` its `Access-Control-Request-Headers`.
+   */
+  preflight(
+    origin: string,
+    granted: readonly string[],
+    allow: string,
+    requested: string | undefined,
+  ): HttpResponse;
+  /** Policies with the same key answer a preflight alike, so one answer may grant the methods of each. */
+  readonly key: string;
 }
 
 /**
@@ -69,36 +97,48 @@ export interface HookDocs {
 
 /** What `hook()` takes besides the name. */
 export interface HookParts {
-  readonly request?: Hook['request'];
-  readonly answer?: Hook['answer'];
+  readonly onRequest?: Hook['onRequest'];
+  readonly onSend?: Hook['onSend'];
   readonly openapi?: HookDocs;
+  readonly crossOrigin?: CrossOrigin;
 }
 
 /**
- * Names what runs around requests: `hook('timing', { answer: (req, out) => { out.headers['Server-Timing'] =
+ * Names what runs around requests: `hook('timing', { onSend: (req, res) => { res.headers['Server-Timing'] =
  * … } })`. The name is what the listing shows; a scope or a resource lists hooks in the order they run.
  */
 export function hook(name: string, parts: HookParts): Hook {
   if (typeof name !== 'string' || name === '')
     throw new TypeError('hook(name, parts): name must be a non-empty string');
   if (parts === null || typeof parts !== 'object')
-    throw new TypeError(`hook(${JSON.stringify(name)}, parts): parts must be an object { request, answer }`);
-  const { request, answer, openapi } = parts;
+    throw new TypeError(
+      `hook(${JSON.stringify(name)}, parts): parts must be an object { onRequest, onSend }`,
+    );
+  const { onRequest, onSend, openapi, crossOrigin } = parts;
+  for (const key of Object.keys(parts))
+    if (!PARTS.has(key))
+      throw new TypeError(
+        `hook(${JSON.stringify(name)}): unknown part "${key}"; a hook has ${[...PARTS].join(', ')}`,
+      );
   for (const [key, value] of [
-    ['request', request],
-    ['answer', answer],
+    ['onRequest', onRequest],
+    ['onSend', onSend],
   ] as const) {
     if (value !== undefined && typeof value !== 'function')
       throw new TypeError(`hook(${JSON.stringify(name)}): ${key} must be a function`);
   }
-  if (request === undefined && answer === undefined)
-    throw new TypeError(`hook(${JSON.stringify(name)}): give it a request or an answer function, or both`);
+  if (onRequest === undefined && onSend === undefined)
+    throw new TypeError(`hook(${JSON.stringify(name)}): give it an onRequest or an onSend function, or both`);
   const made: { -readonly [K in keyof Hook]: Hook[K] } = { kind: 'hook', name };
-  if (request !== undefined) made.request = request;
-  if (answer !== undefined) made.answer = answer;
+  if (onRequest !== undefined) made.onRequest = onRequest;
+  if (onSend !== undefined) made.onSend = onSend;
   if (openapi !== undefined) made.openapi = Object.freeze({ ...openapi });
+  if (crossOrigin !== undefined) made.crossOrigin = crossOrigin;
   return Object.freeze(made);
 }
+
+// The parts a hook may have: any other key, a misspelt part, is refused with the list.
+const PARTS: ReadonlySet<string> = new Set(['onRequest', 'onSend', 'openapi', 'crossOrigin']);
 
 /** Checks a list of hooks given to `where` (a scope or a resource), naming the fix. */
 export function toHooks(given: unknown, where: string): readonly Hook[] {
@@ -115,7 +155,7 @@ export function toHooks(given: unknown, where: string): readonly Hook[] {
         typeof (entry as Hook).name !== 'string'
       )
         throw new RouteDefinitionError(
-          `${where}: hooks[${i}] must be made by hook(name, { request, answer })`,
+          `${where}: hooks[${i}] must be made by hook(name, { onRequest, onSend })`,
         );
       return entry as Hook;
     }),

@@ -5,8 +5,8 @@ import type { IdParam } from './inflect.js';
 import type { Nest } from './nest.js';
 import type { Reply } from '../response/reply.js';
 import type { Infer } from '../schema/infer.js';
-import type { AnswerOf, ResponsesOf } from './answer-types.js';
-import type { Params, Query, Request, Route, RouteTable } from '../types.js';
+import type { HandlerResultOf, ResponsesOf } from './response-types.js';
+import type { Params, Query, HandlerRequest, Route, RouteTable } from '../types.js';
 
 /**
  * The types `resource()` and `singular()` compute from their arguments, with no codegen: each
@@ -136,7 +136,7 @@ export type HandedOf<O> = Flat<
 /**
  * The request a handler of action `A` at `Path` receives, typed from the path, its schemas and its guards.
  */
-export type RequestOf<A extends string, Path extends string, O> = Request<
+export type RequestOf<A extends string, Path extends string, O> = HandlerRequest<
   ParamsFrom<Path, SchemaFor<O, A>> & ParentParams<O>,
   QueryFrom<SchemaFor<O, A>>,
   BodyFrom<SchemaFor<O, A>>,
@@ -151,7 +151,10 @@ export type SevenOf<K extends Kind> = K extends 'singular' ? Exclude<Action, 'in
  */
 export type Handlers<K extends Kind, N extends string, O = {}> = {
   readonly [A in SevenOf<K> | Extras<O>]?:
-    | ((req: RequestOf<A, PathOf<K, A, N, O>, O>, res: Reply) => AnswerOf<ResponsesOf<SchemaFor<O, A>, A>>)
+    | ((
+        req: RequestOf<A, PathOf<K, A, N, O>, O>,
+        res: Reply,
+      ) => HandlerResultOf<ResponsesOf<SchemaFor<O, A>, A>>)
     | undefined;
 };
 

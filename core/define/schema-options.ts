@@ -3,7 +3,7 @@
 import { RouteDefinitionError, suggest } from '../errors.js';
 import { NullObject } from '../util/null-object.js';
 import { byAction, describe } from './describe.js';
-import type { CheckedOptions, RouteSchemas } from './resource-options.js';
+import type { CheckedOptions, RouteSchemas } from './resource.js';
 import type { JsonSchema, RouteSchema } from '../types.js';
 import { isStandardSchema, standardJsonSchema, type StandardSchemaV1 } from '../schema/standard.js';
 

@@ -1,7 +1,7 @@
 // The walk for paths the raw walks cannot judge (escapes, dot segments): decode, check, then search.
 import type { Match } from '../types.js';
-import { badRequest, NOT_FOUND } from './answers.js';
-import type { Answer } from './interpret.js';
+import { badRequest, NOT_FOUND } from './match.js';
+import type { SlotMatch } from './interpret.js';
 import { CONTROL, decodeSegment, trimmedEnd } from './segments.js';
 import { allowOf, methodsOf, slotFor, type Node } from './tree.js';
 
@@ -9,7 +9,7 @@ import { allowOf, methodsOf, slotFor, type Node } from './tree.js';
  * The walk for paths the raw walks cannot judge (an escape, a dot segment): every segment
  * decoded once and checked, then the same search over the decoded segments.
  */
-export function matchDecoded(root: Node, method: string, path: string, answer: Answer): Match {
+export function matchDecoded(root: Node, method: string, path: string, matchSlot: SlotMatch): Match {
   const end = trimmedEnd(path);
   const segments = end <= 1 ? [] : path.slice(1, end).split('/');
   for (let i = 0; i < segments.length; i++) {
@@ -22,7 +22,7 @@ export function matchDecoded(root: Node, method: string, path: string, answer: A
   }
   const values: string[] = [];
   const node = find(root, segments, values, method);
-  return node === undefined ? missed(root, segments) : answer(slotFor(node, method)!, values);
+  return node === undefined ? missed(root, segments) : matchSlot(slotFor(node, method)!, values);
 }
 
 /** No route for this method: 405 with what every route on the path allows, or 404. */

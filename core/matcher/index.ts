@@ -3,7 +3,7 @@ import { LIMITS } from '../util/limits.js';
 import { wholeNumber } from '../util/whole-number.js';
 import { isChecked } from '../table/table.js';
 import type { Match, RouteTable } from '../types.js';
-import { builderFor, DECODE, NOT_FOUND, type Slot, type Walked } from './answers.js';
+import { builderFor, DECODE, NOT_FOUND, type Slot, type Walked } from './match.js';
 import { matchDecoded, missed } from './decoded.js';
 import { generateWalk } from './codegen/generate.js';
 import { interpreter } from './interpret.js';
@@ -57,16 +57,16 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
   // Generated code holds it as a literal, so only a whole number may be one.
   const max = wholeNumber('maxParamLength', options.maxParamLength ?? LIMITS.maxParamLength, 1);
   const root = buildTree(table, isChecked(table));
-  const answer = (slot: Slot, values: readonly string[]): Match =>
+  const matchSlot = (slot: Slot, values: readonly string[]): Match =>
     slot.found ?? (slot.builder ??= builderFor(slot.route.params))(slot.route, values, max);
-  const generated = options.generate === false ? undefined : generateWalk(root, max, answer);
-  const walk = generated?.walk ?? interpreter(root, answer);
+  const generated = options.generate === false ? undefined : generateWalk(root, max, matchSlot);
+  const walk = generated?.walk ?? interpreter(root, matchSlot);
   // Read from the closure, not through the import: an imported binding is loaded anew on every match.
   const decode: typeof DECODE = DECODE;
   // The path `/`'s routes have no params, so no walk is needed for it.
-  const rootAnswer = (method: string): Walked => {
+  const rootMatch = (method: string): Walked => {
     const slot = slotFor(root, method);
-    return slot === undefined ? undefined : answer(slot, NO_VALUES);
+    return slot === undefined ? undefined : matchSlot(slot, NO_VALUES);
   };
 
   function match(method: string, path: string): Match {
@@ -74,17 +74,18 @@ export function compile(table: RouteTable, options: MatcherOptions = {}): Matche
     if (path.charCodeAt(0) !== 47 /* / */) return NOT_FOUND;
     // The general walk compares segments raw, so an escape sends the path to be decoded first; a generated
     // walk finds escapes as it reads.
-    if (generated === undefined && path.indexOf('%') !== -1) return matchDecoded(root, method, path, answer);
-    // trimmedEnd() written out: a call through an imported binding measured 5% of a posts lookup.
+    if (generated === undefined && path.indexOf('%') !== -1)
+      return matchDecoded(root, method, path, matchSlot);
+    // trimmedEnd() written out: a call through an imported binding is a measurable part of a lookup.
     const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
     const trimmed = end === path.length ? path : path.slice(0, end);
-    const hit = end === 1 ? rootAnswer(method) : walk(trimmed, method);
-    if (hit === decode) return matchDecoded(root, method, path, answer);
+    const hit = end === 1 ? rootMatch(method) : walk(trimmed, method);
+    if (hit === decode) return matchDecoded(root, method, path, matchSlot);
     if (hit !== undefined) return hit;
     // A miss is not the last word while a dot segment further on must be refused, or an escape may decode to
     // a route.
     if (path.indexOf('/.') !== -1 || path.indexOf('%') !== -1)
-      return matchDecoded(root, method, path, answer);
+      return matchDecoded(root, method, path, matchSlot);
     return missed(root, end === 1 ? [] : trimmed.slice(1).split('/'));
   }
 

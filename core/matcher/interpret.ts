@@ -1,11 +1,11 @@
 // The general walk over a raw path, node by node: static child first, then the param child.
 import type { Match } from '../types.js';
-import { DECODE, type Slot, type Walked } from './answers.js';
+import { DECODE, type Slot, type Walked } from './match.js';
 import { isDotSegment } from './segments.js';
 import { slotFor, type Node } from './tree.js';
 
-/** Answers a slot from the param values walked to it. */
-export type Answer = (slot: Slot, values: readonly string[]) => Match;
+/** The match of a slot, from the param values walked to it. */
+export type SlotMatch = (slot: Slot, values: readonly string[]) => Match;
 
 /**
  * The general walk over a raw path (no trailing slash, no escapes): at each node the static
@@ -13,7 +13,7 @@ export type Answer = (slot: Slot, values: readonly string[]) => Match;
  * the latest branch point on a miss. It answers exactly what a generated walk answers, for any
  * tree, and serves where no walk can be generated.
  */
-export function interpreter(root: Node, answer: Answer): (path: string, method: string) => Walked {
+export function interpreter(root: Node, matchSlot: SlotMatch): (path: string, method: string) => Walked {
   // Param values and branch points of the walk under way; a walk never yields, so one set serves all.
   const values: string[] = [];
   const backNodes: Node[] = [];
@@ -28,7 +28,7 @@ export function interpreter(root: Node, answer: Answer): (path: string, method: 
     for (;;) {
       if (start > path.length) {
         const hit = slotFor(node, method);
-        if (hit !== undefined) return answer(hit, values);
+        if (hit !== undefined) return matchSlot(hit, values);
       } else {
         let end = path.indexOf('/', start);
         if (end === -1) end = path.length;

@@ -1,7 +1,7 @@
 // The tree a table compiles to: a node per segment position, routes in slots by method.
 import { checkRoute, duplicateRouteError } from '../table/table.js';
 import type { Route, RouteTable } from '../types.js';
-import { CACHED, EMPTY_PARAMS, type Slot } from './answers.js';
+import { CACHED, EMPTY_PARAMS, type Slot } from './match.js';
 import { wideLookup, type Lookup } from './wide.js';
 
 /**

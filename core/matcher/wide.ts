@@ -1,5 +1,5 @@
 // How a node with many static children finds the one a segment names, in place.
-import { unsupported } from './answers.js';
+import { unsupported } from './match.js';
 import { formatCode } from './codegen/format.js';
 import { wideHash } from './hash.js';
 import { SLASH } from './segments.js';

@@ -1,6 +1,6 @@
 // The plain HTML page a browser gets for an error when the app gives no errorPage.
 import type { HttpError } from '../errors.js';
-import type { Request } from '../types.js';
+import type { HandlerRequest } from '../types.js';
 import { htmlTemplate as html, type Html } from './html.js';
 
 /**
@@ -10,7 +10,7 @@ import { htmlTemplate as html, type Html } from './html.js';
  */
 export function errorPage(
   error: HttpError,
-  _request?: Request<any, any, any, any>,
+  _request?: HandlerRequest<any, any, any, any>,
   requestId?: string,
 ): Html {
   const problem = error.toProblem();

@@ -1,6 +1,6 @@
 // Turns a handler's value, a thrown error or a miss into the status, headers and text every adapter writes.
 import { HttpError } from '../errors.js';
-import type { Match, Request } from '../types.js';
+import type { Match, HandlerRequest } from '../types.js';
 import { errorPage as defaultErrorPage } from './error-page.js';
 import type { Html } from './html.js';
 import { preferredType } from '../request/accept.js';
@@ -9,7 +9,7 @@ import { NullObject } from '../util/null-object.js';
 import { Result } from './reply.js';
 
 /** A response ready to write: what every adapter sends, byte for byte. */
-export interface Rendered {
+export interface HttpResponse {
   readonly status: number;
   readonly headers: Record<string, string>;
   /**
@@ -25,7 +25,7 @@ export interface Rendered {
 }
 
 /** A rendered answer whose body is text: every problem and error page. */
-export type RenderedText = Rendered & { readonly body: string };
+export type TextResponse = HttpResponse & { readonly body: string };
 
 const OCTETS = 'application/octet-stream';
 
@@ -38,8 +38,8 @@ function renderBinary(
   out: unknown,
   added: Record<string, string> | null,
   cookies: readonly string[] | null,
-): Rendered | undefined {
-  let rendered: Rendered;
+): HttpResponse | undefined {
+  let rendered: HttpResponse;
   if (out instanceof Uint8Array || out instanceof ArrayBuffer) {
     const bytes = out instanceof Uint8Array ? out : new Uint8Array(out);
     rendered = { status: 200, headers: headersOf({ 'Content-Type': OCTETS }), body: bytes };
@@ -62,7 +62,7 @@ function renderBinary(
 }
 
 /** The answer with `lines` after its own Set-Cookie lines. */
-export function withCookies(out: Rendered, lines: readonly string[]): Rendered {
+export function withCookies(out: HttpResponse, lines: readonly string[]): HttpResponse {
   if (lines.length === 0) return out;
   return { ...out, cookies: out.cookies === undefined ? lines : [...out.cookies, ...lines] };
 }
@@ -91,7 +91,7 @@ export function renderResult(
   added: Record<string, string> | null,
   cookies: readonly string[] | null = null,
   json: JsonWriter | undefined = undefined,
-): Rendered {
+): HttpResponse {
   // A plain value is the common case: it needs no Result around it.
   if (!(out instanceof Result) && out !== undefined && added === null && cookies === null && !isBinary(out)) {
     const headers: Record<string, string> = new NullObject();
@@ -167,9 +167,9 @@ export function renderError(
   err: unknown,
   accept?: string | string[],
   pages: ErrorPages = DEFAULT_PAGES,
-  request?: Request,
+  request?: HandlerRequest,
   requestId?: string,
-): RenderedText {
+): TextResponse {
   const error = err instanceof HttpError ? err : INTERNAL;
   const headers: Record<string, string> = new NullObject();
   let body: string;
@@ -215,7 +215,11 @@ const INTERNAL = new HttpError(500);
  * Renders the HTML page a browser gets for an error (the `errorPage` option of both adapters), from the
  * error, the request once it was matched, and the request's id when it has one (`requestId()`).
  */
-export type ErrorPage = (error: HttpError, request?: Request<any, any, any, any>, requestId?: string) => Html;
+export type ErrorPage = (
+  error: HttpError,
+  request?: HandlerRequest<any, any, any, any>,
+  requestId?: string,
+) => Html;
 
 /**
  * The answer to a request no route serves: `204` + `Allow` for OPTIONS on a known path,
@@ -228,7 +232,7 @@ export function renderMiss(
   accept?: string | string[],
   pages?: ErrorPages,
   requestId?: string,
-): RenderedText {
+): TextResponse {
   switch (match.kind) {
     case 'method-not-allowed':
       if (method === 'OPTIONS') return { status: 204, headers: { Allow: match.allow }, body: '' };

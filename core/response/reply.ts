@@ -1,11 +1,8 @@
 // What handlers answer with: Result values (json, created, html, redirect…) and the Reply helper `res`.
 import { escapeHtml, Html, htmlTemplate, type HtmlValue } from './html.js';
-import { isFresh, weakTag } from '../request/conditional.js';
-import { flashOf, type Flash } from './flash.js';
 import { NullObject } from '../util/null-object.js';
 import { headerKey, unsendableHeader } from '../util/headers.js';
-import { clearCookieLine, setCookieLine, type CookieOptions } from './set-cookie.js';
-import type { Headers } from '../types.js';
+import { clearCookieLine, setCookieLine, type CookieOptions } from '../request/cookies.js';
 
 /** How a result's body is serialised. */
 export type ResultKind = 'json' | 'html' | 'text' | 'empty';
@@ -138,47 +135,10 @@ export class Reply {
     return this;
   }
 
-  /** Messages for the next page this client sees (`flash()`), in order (null until the first). */
-  flashes: Flash[] | null = null;
-
-  /**
-   * Leaves a message for the next page this client sees, once: `res.flash('notice', 'Post created.')` before a
-   * `303`. Kept in the session's cookie, so the route needs `session()`; views and error pages read
-   * `req.flashes`.
-   */
-  flash(type: string, message: string): this {
-    (this.flashes ??= []).push(flashOf(type, message));
-    return this;
-  }
-
   /** Removes a cookie from the browser: give the `path` and `domain` it was set with (`Path=/` by default). */
   clearCookie(name: string, options?: CookieOptions): this {
     (this.cookies ??= []).push(clearCookieLine(name, options));
     return this;
-  }
-
-  /**
-   * Rails' `fresh_when`, before the work of rendering: `304 Not Modified` when the client holds the current
-   * representation (its `If-None-Match` names `etag`, or, without one, its `If-Modified-Since` is not before
-   * `lastModified`), else `undefined`, and the answer will carry `ETag` and `Last-Modified`. So
-   * `return res.fresh(req, { etag: post.updatedAt }) ?? render(post)` renders only for a client that needs it.
-   */
-  fresh(
-    req: { readonly method: string; readonly headers: Headers },
-    validators: Validators,
-  ): Result<304, undefined, 'empty'> | undefined {
-    if (
-      validators === null ||
-      typeof validators !== 'object' ||
-      (validators.etag ?? validators.lastModified) === undefined
-    )
-      throw new TypeError('res.fresh(req, validators): give validators { etag, lastModified }, one or both');
-    const tag = validators.etag === undefined ? undefined : weakTag(validatorText(validators.etag), 'fresh');
-    const lastModified =
-      validators.lastModified === undefined ? undefined : secondsOf(validators.lastModified);
-    if (tag !== undefined) this.header('ETag', tag);
-    if (lastModified !== undefined) this.header('Last-Modified', new Date(lastModified).toUTCString());
-    return isFresh(req, { etag: tag, lastModified }) ? NOT_MODIFIED : undefined;
   }
 
   // The helpers again as methods, calling the free functions so the two cannot drift; each keeps their types.
@@ -232,23 +192,6 @@ export class Reply {
   }
 }
 
-/** What a handler knows its representation by before rendering it, for `res.fresh()`. */
-export interface Validators {
-  /**
-   * What changes whenever the representation does: a version, an update time, or a list of them
-   * (`[post.updatedAt, user.id]`), hashed into a weak `ETag`. An action that answers HTML and JSON gives each its
-   * own (`['html', post.updatedAt]`), as caches tell representations apart by their tags.
-   */
-  readonly etag?: ValidatorPart | readonly ValidatorPart[];
-  /** When the representation last changed (a `Date`, milliseconds, or a date string): sent as `Last-Modified`. */
-  readonly lastModified?: Date | number | string;
-}
-
-/** One part of an `etag` validator. */
-export type ValidatorPart = string | number | Date;
-
-const NOT_MODIFIED = new Result(304, 'empty', undefined);
-
 // The fields whose values are comma-separated lists (RFC 9110 §5.3), so a second value joins the first.
 const LIST_HEADERS: ReadonlySet<string> = new Set([
   'link',
@@ -268,30 +211,3 @@ const LIST_HEADERS: ReadonlySet<string> = new Set([
   'access-control-expose-headers',
   'timing-allow-origin',
 ]);
-
-function validatorText(value: ValidatorPart | readonly ValidatorPart[]): string {
-  if (!Array.isArray(value)) return partText(value as ValidatorPart);
-  // A separator no part can hold keeps ['a,b'] and ['a', 'b'] apart.
-  return value.map(partText).join('\u0000');
-}
-
-function partText(part: ValidatorPart): string {
-  if (part instanceof Date) return String(checkedTime(part.getTime(), 'etag'));
-  if (typeof part === 'string' || (typeof part === 'number' && Number.isFinite(part))) return String(part);
-  throw new TypeError(`res.fresh(): etag must be a string, a finite number, a Date or a list of them`);
-}
-
-/**
- * A last-modified time in whole seconds, as an HTTP-date holds it, and never later than now (RFC 9110
- * §8.8.2.1).
- */
-function secondsOf(value: Date | number | string): number {
-  const time =
-    value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-  return Math.floor(Math.min(checkedTime(time, 'lastModified'), Date.now()) / 1000) * 1000;
-}
-
-function checkedTime(time: number, name: string): number {
-  if (!Number.isFinite(time)) throw new TypeError(`res.fresh(): ${name} is not a valid date`);
-  return time;
-}

@@ -29,12 +29,3 @@ export const SILENT: Logger = Object.freeze({
   fatal: nothing,
   child: () => SILENT,
 });
-
-/** Whether a value looks like a pino-compatible logger: every level a function, and `child`. */
-export function isLogger(value: unknown): value is Logger {
-  if (value === null || typeof value !== 'object') return false;
-  const log = value as Record<string, unknown>;
-  return ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'child'].every(
-    (key) => typeof log[key] === 'function',
-  );
-}

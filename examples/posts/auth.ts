@@ -1,5 +1,6 @@
 // The guard on writes: a bearer token from POSTS_TOKEN, required only when it is set.
-import { bearer, guard, isFormSubmission, redirect, type Request } from 'sevenfold';
+import { bearer, guard, isFormSubmission, redirect, type HandlerRequest } from 'sevenfold';
+import { sessionOf } from 'sevenfold/sessions';
 
 /**
  * The token writes need (`POSTS_TOKEN`), read as each write comes in; unset or empty, writes need none. A
@@ -44,19 +45,19 @@ export const WRITER = 'writer';
 
 /**
  * Whether this request's session is signed in, `undefined` when no session() runs (POSTS_TOKEN was unset
- * when the table was built): reading `req.session` there throws, so that is asked first.
+ * when the table was built): `sessionOf(req)` there throws, so that is asked first.
  */
-export function sessionSignedIn(req: Request<any, any, any, any>): boolean | undefined {
+export function sessionSignedIn(req: HandlerRequest<any, any, any, any>): boolean | undefined {
   if (postsToken() === undefined) return undefined;
   try {
-    return req.session.user === WRITER;
+    return sessionOf(req).user === WRITER;
   } catch {
     return undefined;
   }
 }
 
 /** Whether a browser sent it: a form submission or an `Accept` naming HTML. */
-const fromBrowser = (req: Request<any, any, any, any>) =>
+const fromBrowser = (req: HandlerRequest<any, any, any, any>) =>
   isFormSubmission(req) || /text\/html/.test(String(req.headers.accept ?? ''));
 
 /** Where a browser signs in, coming back to `back` (a `GET`'s own address) after. */
@@ -72,7 +73,7 @@ export function signInPage(back?: string): string {
  */
 export const writer = guard(
   'bearer',
-  async (req: Request) => {
+  async (req: HandlerRequest) => {
     if (postsToken() === undefined) return undefined;
     if (req.headers.authorization === undefined && sessionSignedIn(req) === true) return undefined;
     if (req.headers.authorization === undefined && sessionSignedIn(req) === false && fromBrowser(req))
@@ -91,7 +92,7 @@ export const writer = guard(
  */
 export const writeForm = guard(
   'signInFirst',
-  (req: Request) => {
+  (req: HandlerRequest) => {
     if (sessionSignedIn(req) === false && fromBrowser(req)) throw redirect(signInPage(req.url), 303);
     return undefined;
   },

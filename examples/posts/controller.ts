@@ -6,9 +6,10 @@ import {
   negotiate,
   type Action,
   type Reply,
-  type Request,
+  type HandlerRequest,
   type Result,
 } from 'sevenfold';
+import { flash } from 'sevenfold/sessions';
 import { POST_GUARDS, sessionSignedIn } from './auth.js';
 import { visitorOf } from './sign-in.js';
 import type { Post } from './post.js';
@@ -34,9 +35,10 @@ function found(post: Post | undefined, id: string): Post {
   return post;
 }
 
-/** `res` with a notice for the next page, where a session keeps one (with `POSTS_TOKEN` set). */
-function flashed(req: Request<any, any, any, any>, res: Reply, message: string): Reply {
-  return sessionSignedIn(req) === undefined ? res : res.flash('notice', message);
+/** `res` after leaving a notice for the next page, where a session keeps one (with `POSTS_TOKEN` set). */
+function flashed(req: HandlerRequest<any, any, any, any>, res: Reply, message: string): Reply {
+  if (sessionSignedIn(req) !== undefined) flash(req, 'notice', message);
+  return res;
 }
 
 // A refused form submission is shown the form again by the app's error page (views/posts.ts), so every

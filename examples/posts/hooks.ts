@@ -1,18 +1,11 @@
 // What examples/posts runs around every request, from the environment: the table its servers mount.
 import { pino } from 'pino';
 import { signInResource } from './sign-in.js';
-import {
-  cors,
-  etag,
-  requestId,
-  requestLog,
-  RouteDefinitionError,
-  scope,
-  session,
-  type Hook,
-  type Routable,
-  type SessionStore,
-} from 'sevenfold';
+import { RouteDefinitionError, scope, type Hook, type Routable } from 'sevenfold';
+import { cors } from 'sevenfold/cors';
+import { etag } from 'sevenfold/caching';
+import { requestId, requestLog } from 'sevenfold/logging';
+import { session, type SessionStore } from 'sevenfold/sessions';
 
 /** The environment variables the hooks read (`process.env`, or a Worker's bindings). */
 export type PostsEnv = Readonly<Record<string, string | undefined>>;

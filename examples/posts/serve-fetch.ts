@@ -1,6 +1,6 @@
 // The entry of `npm run start:bun` and `npm run start:deno`: the app and store of main.ts, served by
 // `toFetch` on the runtime's own server, with the same variables and the same `listening on` line.
-import { health } from 'sevenfold';
+import { health } from 'sevenfold/health';
 import { toFetch, type FetchHandler } from 'sevenfold/fetch';
 import { postsContainer, postsOptions, postsResource } from './app.js';
 import { postsTable } from './hooks.js';

@@ -1,5 +1,6 @@
 // /session: signing in with POSTS_TOKEN from a browser, and out; the session cookie then lets it write.
-import { localPath, singular, type Request } from 'sevenfold';
+import { singular, type HandlerRequest } from 'sevenfold';
+import { flash, flashes, localPath, sessionOf } from 'sevenfold/sessions';
 import { matches, sessionSignedIn, WRITER } from './auth.js';
 import { page, type Visitor } from './views/layout.js';
 import { signInView } from './views/sign-in.js';
@@ -29,8 +30,8 @@ const SCHEMAS = {
 } as const;
 
 /** The page's visitor: what the layout shows around the form. */
-export function visitorOf(req: Request<any, any, any, any>): Visitor {
-  return { flashes: req.flashes, signedIn: sessionSignedIn(req) };
+export function visitorOf(req: HandlerRequest<any, any, any, any>): Visitor {
+  return { flashes: flashes(req), signedIn: sessionSignedIn(req) };
 }
 
 /** Where to go after signing in: `next` when it is a page of this site, else all posts. */
@@ -55,12 +56,14 @@ export function signInResource() {
             422,
           );
         // A new seal (a new IV) for the signed-in session: a cookie planted before carries none of it.
-        req.session.user = WRITER;
-        return res.flash('notice', 'Signed in.').redirect(onward(req.body.next), 303);
+        sessionOf(req).user = WRITER;
+        flash(req, 'notice', 'Signed in.');
+        return res.redirect(onward(req.body.next), 303);
       },
       destroy(req, res) {
-        delete req.session.user;
-        return res.flash('notice', 'Signed out.').redirect(HOME, 303);
+        delete sessionOf(req).user;
+        flash(req, 'notice', 'Signed out.');
+        return res.redirect(HOME, 303);
       },
     },
     { schemas: SCHEMAS },

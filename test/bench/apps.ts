@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { createListener } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
 // polka, fastify and pino are imported by the variants that use them: merely loading them slowed another variant's process by 25%.
-import { etag, requestId, requestLog, scope } from '../../core/index.js';
+import { scope } from '../../core/index.js';
+import { etag } from '../../core/features/caching/index.js';
+import { requestId, requestLog } from '../../core/features/logging/index.js';
 import {
   created,
   post,

@@ -1,5 +1,6 @@
 import FindMyWay from 'find-my-way';
-import { compile, resource, routes, type Matcher, type Route, type RouteTable } from '../../core/index.js';
+import { resource, routes, type Route, type RouteTable } from '../../core/index.js';
+import { compile, type Matcher } from '../../core/matcher/index.js';
 
 const ok = () => null;
 const seven = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };

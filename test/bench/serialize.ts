@@ -1,4 +1,4 @@
-import { compileSerializer, interpretSerializer } from '../../core/index.js';
+import { compileSerializer, interpretSerializer } from '../../core/schema/serialize.js';
 import { Post } from '../../examples/posts/schema.js';
 import { fixed, median } from './load.js';
 

@@ -107,11 +107,13 @@ export function writeTypesFixture(count: number): Fixture {
   const imports = resources.map((r) => `import { ${r.name} } from './resources/r${r.index}.js';`);
   write(
     join(seven, 'table.ts'),
-    `import { routes } from 'sevenfold';\n${imports.join('\n')}\n\nexport const table = routes(\n  ${resources.map((r) => r.name).join(',\n  ')},\n);\n`,
+    `import { routes } from 'sevenfold';
+\n${imports.join('\n')}\n\nexport const table = routes(\n  ${resources.map((r) => r.name).join(',\n  ')},\n);\n`,
   );
   write(
     join(seven, 'paths.ts'),
-    `import { paths } from 'sevenfold';\nimport { table } from './table.js';\n\nconst p = paths(table);\n\n${resources.map(pathsCalls).join('\n\n')}\n`,
+    `import { paths } from 'sevenfold';
+\nimport { table } from './table.js';\n\nconst p = paths(table);\n\n${resources.map(pathsCalls).join('\n\n')}\n`,
   );
   write(
     join(seven, 'client.ts'),

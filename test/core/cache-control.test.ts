@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  etag,
   formatRoutes,
   hook,
   openapi,
@@ -9,10 +8,11 @@ import {
   RouteDefinitionError,
   scope,
   singular,
-  type Answer,
+  type HttpResponse,
   type HookRequest,
   type Route,
 } from '../../core/index.js';
+import { etag } from '../../core/features/caching/index.js';
 import { CACHE_CONTROL } from '../../core/define/cache-control.js';
 
 // The `cache` option as table data: Cache-Control per GET action on the route records, checked when the
@@ -24,7 +24,7 @@ const byAction = (routes: readonly Route[]) =>
   Object.fromEntries(routes.map((route) => [`${route.method} ${route.action}`, route.cacheControl]));
 
 test('cache :: per action on the route records, with the hook that sends it innermost', () => {
-  const timing = hook('timing', { answer: () => {} });
+  const timing = hook('timing', { onSend: () => {} });
   const posts = resource(
     'posts',
     { ...all, search: ok },
@@ -167,10 +167,10 @@ for (const [label, define, message, action] of refusals) {
   });
 }
 
-const answerOf = CACHE_CONTROL.answer!;
+const answerOf = CACHE_CONTROL.onSend!;
 const route = resource('posts', { show: ok, destroy: ok }, { cache: { show: 'no-cache' } }).routes[0]!;
 const answer = (status: number, method = 'GET', headers: Record<string, string> = {}) => {
-  const out: Answer = { status, headers: { ...headers }, body: '' };
+  const out: HttpResponse = { status, headers: { ...headers }, body: '' };
   answerOf({ method, route, headers: {} } as unknown as HookRequest, out);
   return out.headers;
 };

@@ -1,22 +1,24 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { etag, Reply, type Answer, type HookRequest } from '../../core/index.js';
-import { notModified } from '../../core/response/etag.js';
+import { type HttpResponse, type HookRequest } from '../../core/index.js';
+import { etag, fresh } from '../../core/features/caching/index.js';
+import { Reply } from '../../core/response/reply.js';
+import { notModified } from '../../core/features/caching/etag.js';
 
-// The etag() hook's answer part and res.fresh(), called directly: which answers get a validator, which become a
+// The etag() hook's answer part and fresh(), called directly: which answers get a validator, which become a
 // 304 and what a 304 keeps (hono #972, #1195, #3536, #4401, #5191 are the checklist).
 
 // etag() answers at once, never with a promise.
-const answerOf = etag().answer! as (req: HookRequest, out: Answer) => Answer | void;
+const answerOf = etag().onSend! as (req: HookRequest, out: HttpResponse) => HttpResponse | void;
 const request = (headers: Record<string, string> = {}, method = 'GET') =>
   ({ method, headers }) as unknown as HookRequest;
-const ok = (body: Answer['body'] = '{"id":1}', headers: Record<string, string> = {}): Answer => ({
+const ok = (body: HttpResponse['body'] = '{"id":1}', headers: Record<string, string> = {}): HttpResponse => ({
   status: 200,
   headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
   body,
 });
 /** The answer after the hook: the one it returned, or the one it changed in place. */
-const hooked = (req: HookRequest, out: Answer) => answerOf(req, out) ?? out;
+const hooked = (req: HookRequest, out: HttpResponse) => answerOf(req, out) ?? out;
 
 test('etag() :: a GET or HEAD 200 gets a weak ETag, the same for both; other methods none', () => {
   const get = hooked(request(), ok());
@@ -45,7 +47,7 @@ test('etag() :: an If-None-Match that names it (weakly, in a list, or *) is a 30
 
 test('etag() :: errors and other statuses get no ETag and are never a 304, even for * (hono #5191)', () => {
   for (const status of [201, 204, 206, 301, 304, 400, 404, 422, 500, 503]) {
-    const out: Answer = { status, headers: { 'Content-Type': 'application/problem+json' }, body: '{}' };
+    const out: HttpResponse = { status, headers: { 'Content-Type': 'application/problem+json' }, body: '{}' };
     const after = hooked(request({ 'if-none-match': '*' }), out);
     assert.is(after.status, status);
     assert.is(after.headers.ETag, undefined, String(status));
@@ -135,53 +137,53 @@ test('etag() :: one hook however often asked for; its OpenAPI data documents ETa
 
 const modified = new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 678));
 
-test('res.fresh() :: not fresh: undefined, and the answer will carry ETag and Last-Modified', () => {
+test('fresh() :: not fresh: undefined, and the answer will carry ETag and Last-Modified', () => {
   const res = new Reply();
-  assert.is(res.fresh(request(), { etag: 'v1', lastModified: modified }), undefined);
+  assert.is(fresh(request(), res, { etag: 'v1', lastModified: modified }), undefined);
   assert.match(res.headers!.ETag!, /^W\/"[0-9a-z]+-[0-9a-z]+"$/);
   assert.is(res.headers!['Last-Modified'], 'Tue, 02 Jan 2024 03:04:05 GMT', 'whole seconds');
 });
 
-test('res.fresh() :: a 304 for a matching If-None-Match, or If-Modified-Since without one', () => {
+test('fresh() :: a 304 for a matching If-None-Match, or If-Modified-Since without one', () => {
   const first = new Reply();
-  first.fresh(request(), { etag: ['post-1', modified] });
+  fresh(request(), first, { etag: ['post-1', modified] });
   const tag = first.headers!.ETag!;
-  const again = new Reply().fresh(request({ 'if-none-match': tag }), { etag: ['post-1', modified] });
+  const again = fresh(request({ 'if-none-match': tag }), new Reply(), { etag: ['post-1', modified] });
   assert.is(again?.status, 304);
   assert.is(
-    new Reply().fresh(request({ 'if-none-match': tag }, 'HEAD'), { etag: ['post-1', modified] })?.status,
+    fresh(request({ 'if-none-match': tag }, 'HEAD'), new Reply(), { etag: ['post-1', modified] })?.status,
     304,
   );
-  assert.is(new Reply().fresh(request({ 'if-none-match': tag }), { etag: ['post-1', 1] }), undefined);
+  assert.is(fresh(request({ 'if-none-match': tag }), new Reply(), { etag: ['post-1', 1] }), undefined);
   assert.is(
-    new Reply().fresh(request({ 'if-none-match': tag }, 'POST'), { etag: ['post-1', modified] }),
+    fresh(request({ 'if-none-match': tag }, 'POST'), new Reply(), { etag: ['post-1', modified] }),
     undefined,
   );
   const since = { 'if-modified-since': 'Tue, 02 Jan 2024 03:04:05 GMT' };
-  assert.is(new Reply().fresh(request(since), { lastModified: modified })?.status, 304, 'the same second');
-  assert.is(new Reply().fresh(request(since), { lastModified: modified.getTime() + 1000 }), undefined);
-  assert.is(new Reply().fresh(request(since), { lastModified: '2024-01-01T00:00:00Z' })?.status, 304);
+  assert.is(fresh(request(since), new Reply(), { lastModified: modified })?.status, 304, 'the same second');
+  assert.is(fresh(request(since), new Reply(), { lastModified: modified.getTime() + 1000 }), undefined);
+  assert.is(fresh(request(since), new Reply(), { lastModified: '2024-01-01T00:00:00Z' })?.status, 304);
 });
 
-test('res.fresh() :: validators: lists kept apart, a future Last-Modified is now, bad values are bugs', () => {
-  const tagOf = (value: Parameters<Reply['fresh']>[1]['etag']) => {
+test('fresh() :: validators: lists kept apart, a future Last-Modified is now, bad values are bugs', () => {
+  const tagOf = (value: Parameters<typeof fresh>[2]['etag']) => {
     const res = new Reply();
-    res.fresh(request(), { etag: value! });
+    fresh(request(), res, { etag: value! });
     return res.headers!.ETag;
   };
   assert.is.not(tagOf(['a,b']), tagOf(['a', 'b']));
   assert.is.not(tagOf('1'), tagOf('2'));
   assert.is(tagOf(new Date(5)), tagOf(new Date(5)));
   const res = new Reply();
-  res.fresh(request(), { lastModified: Date.now() + 86_400_000 });
+  fresh(request(), res, { lastModified: Date.now() + 86_400_000 });
   assert.ok(Date.parse(res.headers!['Last-Modified']!) <= Date.now());
   assert.throws(
-    () => new Reply().fresh(request(), { lastModified: 'not a date' }),
+    () => fresh(request(), new Reply(), { lastModified: 'not a date' }),
     /lastModified is not a valid date/,
   );
-  assert.throws(() => new Reply().fresh(request(), { etag: {} as never }), /etag must be a string/);
-  assert.throws(() => new Reply().fresh(request(), { etag: Number.NaN }), /etag must be/);
-  assert.throws(() => new Reply().fresh(request(), {}), /one or both/);
+  assert.throws(() => fresh(request(), new Reply(), { etag: {} as never }), /etag must be a string/);
+  assert.throws(() => fresh(request(), new Reply(), { etag: Number.NaN }), /etag must be/);
+  assert.throws(() => fresh(request(), new Reply(), {}), /one or both/);
 });
 
 test.run();

@@ -1,7 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isFresh, noneMatchHas, opaqueTag, parseHttpDate, weakTag } from '../../core/request/conditional.js';
-import { fingerprint } from '../../core/util/fingerprint.js';
+import {
+  isFresh,
+  noneMatchHas,
+  opaqueTag,
+  parseHttpDate,
+  weakTag,
+} from '../../core/features/caching/conditional.js';
+import { fingerprint } from '../../core/features/caching/fingerprint.js';
 
 // Conditional requests read strictly (RFC 9110 §13): weak comparison, lists and `*`, HTTP-dates in their three
 // forms; whatever cannot be read is never a match, so garbage never earns a 304.

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import { parseCookies } from '../../core/request/cookies.js';
 import { renderResult } from '../../core/response/render.js';
 import { json, Reply } from '../../core/response/reply.js';
-import { clearCookieLine, setCookieLine } from '../../core/response/set-cookie.js';
+import { clearCookieLine, setCookieLine } from '../../core/request/cookies.js';
 import { unsendableHeader } from '../../core/util/headers.js';
 
 // Cookies in core: the Cookie header read strictly, Set-Cookie lines written with checked attributes, and the

@@ -1,14 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  cors,
-  formatRoutes,
-  openapi,
-  resource,
-  RouteDefinitionError,
-  scope,
-  type CorsPolicy,
-} from '../../core/index.js';
+import { formatRoutes, openapi, resource, RouteDefinitionError, scope } from '../../core/index.js';
+import { cors, type CorsPolicy } from '../../core/features/cors/index.js';
 import { needsPreflight } from '../../core/request/cross-site.js';
 
 // cors() as data: the policy checked when it is declared (each mistake names the fix), its two rules (grants,
@@ -77,39 +70,42 @@ test('cors() :: every mistake in a policy is a RouteDefinitionError that names t
   }
 });
 
-test('cors() :: a hook named cors, frozen, its policy data with every option filled in', () => {
+test('cors() :: a hook named cors, frozen, whose crossOrigin part applies the policy, every option filled in', () => {
   const made = cors({ origins: [A] });
   assert.is(made.kind, 'hook');
   assert.is(made.name, 'cors');
-  assert.ok(Object.isFrozen(made) && Object.isFrozen(made.cors));
-  assert.is(made.request, undefined, 'nothing to do before matching: preflights are answered from the table');
-  const { origins, credentials, exposedHeaders, allowedHeaders, maxAge, methods } = made.cors;
-  assert.equal(
-    { origins, credentials, exposedHeaders, allowedHeaders, maxAge, methods },
-    {
-      origins: [A],
-      credentials: false,
-      exposedHeaders: [],
-      allowedHeaders: [
-        'Accept',
-        'Authorization',
-        'Content-Type',
-        'If-Match',
-        'If-None-Match',
-        'X-Request-Id',
-      ],
-      maxAge: undefined,
-      methods: undefined,
-    },
+  assert.ok(Object.isFrozen(made) && Object.isFrozen(made.crossOrigin));
+  assert.is(
+    made.onRequest,
+    undefined,
+    'nothing to do before matching: preflights are answered from the table',
   );
+  // The defaults, as a preflight shows them: the usual request headers, no credentials, no max-age.
+  assert.equal(made.crossOrigin!.preflight(A, ['GET'], 'GET, HEAD, OPTIONS', undefined).headers, {
+    Allow: 'GET, HEAD, OPTIONS',
+    Vary: 'Origin',
+    'Access-Control-Allow-Origin': A,
+    'Access-Control-Allow-Methods': 'GET',
+    'Access-Control-Allow-Headers':
+      'Accept, Authorization, Content-Type, If-Match, If-None-Match, X-Request-Id',
+  });
   const given = [A];
   const copy = cors({ origins: given });
   given.push('https://evil.example');
-  assert.equal(copy.cors.origins, [A], 'the policy is a copy: changing the list later changes nothing');
+  assert.not.ok(
+    copy.crossOrigin!.grants('https://evil.example', 'GET'),
+    'the policy is a copy: changing the list later changes nothing',
+  );
+  assert.is(
+    cors({ origins: ['https://b.example'] }).crossOrigin!.key,
+    made.crossOrigin!.key,
+    'alike policies share a key',
+  );
+  assert.is.not(cors({ origins: [A], maxAge: 5 }).crossOrigin!.key, made.crossOrigin!.key);
 });
 
 test('Cors.grants() :: listed origins exactly, as browsers write them; a function sees well-formed ones only', () => {
-  const listed = cors({ origins: [A, 'http://localhost:8080'] }).cors;
+  const listed = cors({ origins: [A, 'http://localhost:8080'] }).crossOrigin!;
   const cases: Array<[string, boolean]> = [
     [A, true],
     ['http://localhost:8080', true],
@@ -126,7 +122,7 @@ test('Cors.grants() :: listed origins exactly, as browsers write them; a functio
   const asked: string[] = [];
   const checked = cors({
     origins: (origin) => (asked.push(origin), origin.endsWith('.a.example')),
-  }).cors;
+  }).crossOrigin!;
   assert.ok(checked.grants('https://app.a.example', 'POST'));
   assert.not.ok(checked.grants('https://a.example', 'POST'));
   for (const malformed of ['null', 'https://x.a.example/', 'https://u@x.a.example', 'x.a.example', ''])
@@ -137,11 +133,14 @@ test('Cors.grants() :: listed origins exactly, as browsers write them; a functio
     'the function never sees a malformed one',
   );
 
-  assert.ok(cors({ origins: '*' }).cors.grants('null', 'DELETE'), "'*' is any page, sandboxed ones included");
+  assert.ok(
+    cors({ origins: '*' }).crossOrigin!.grants('null', 'DELETE'),
+    "'*' is any page, sandboxed ones included",
+  );
 });
 
 test('Cors.grants() :: methods narrows what is granted: HEAD with GET, OPTIONS always', () => {
-  const reads = cors({ origins: [A], methods: ['GET'] }).cors;
+  const reads = cors({ origins: [A], methods: ['GET'] }).crossOrigin!;
   assert.equal(
     ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE'].map((method) => reads.grants(A, method)),
     [true, true, true, false, false],
@@ -154,7 +153,7 @@ test('Cors.preflight() :: the 204 that grants it, headers a preflight asks refle
     credentials: true,
     maxAge: 600,
     allowedHeaders: ['Content-Type'],
-  }).cors;
+  }).crossOrigin!;
   assert.equal(policy.preflight(A, ['GET', 'HEAD', 'POST'], 'GET, HEAD, POST, OPTIONS', 'x-other'), {
     status: 204,
     headers: {
@@ -168,7 +167,7 @@ test('Cors.preflight() :: the 204 that grants it, headers a preflight asks refle
     },
     body: '',
   });
-  const any = cors({ origins: '*', allowedHeaders: '*' }).cors;
+  const any = cors({ origins: '*', allowedHeaders: '*' }).crossOrigin!;
   const reflected = any.preflight(A, ['PUT'], 'PUT, OPTIONS', 'content-type, x-a, bad header, x\u00e9');
   assert.equal(reflected.headers, {
     Allow: 'PUT, OPTIONS',

@@ -3,22 +3,21 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   formatRoutes,
-  health,
   HttpError,
-  Reply,
   resource,
   Result,
   RouteDefinitionError,
   routes,
-  type HealthOptions,
-  type Request,
+  type HandlerRequest,
 } from '../../core/index.js';
+import { health, type HealthOptions } from '../../core/features/health/index.js';
+import { Reply } from '../../core/response/reply.js';
 
 /** What the readiness route answers: its Result, or the HttpError it throws. */
 async function ask(options: HealthOptions, which: 'live' | 'ready' = 'ready'): Promise<Result | HttpError> {
   const route = health(options).find((r) => r.action === which)!;
   try {
-    return (await route.handler({} as Request, new Reply())) as Result;
+    return (await route.handler({} as HandlerRequest, new Reply())) as Result;
   } catch (error) {
     if (error instanceof HttpError) return error;
     throw error;

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { escapeHtml, html, Html, Reply, Result, safeUrl, trustedHtml, UNSAFE_URL } from '../../core/index.js';
+import { escapeHtml, html, Result, safeUrl, trustedHtml } from '../../core/index.js';
+import { Html, UNSAFE_URL } from '../../core/response/html.js';
+import { Reply } from '../../core/response/reply.js';
 import { errorPage } from '../../core/response/error-page.js';
 import { HttpError } from '../../core/errors.js';
 

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compile, type MatcherOptions, type RouteTable } from '../../core/index.js';
+import { type RouteTable } from '../../core/index.js';
+import { compile, type MatcherOptions } from '../../core/matcher/index.js';
 import { brief, matcher, table } from '../support/matcher.js';
 
 // match() on a table of posts and tags, case by case, on the generated walk and on the general one.

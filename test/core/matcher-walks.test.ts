@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compile, resource, routes, type Route, type RouteTable } from '../../core/index.js';
+import { resource, routes, type Route, type RouteTable } from '../../core/index.js';
+import { compile } from '../../core/matcher/index.js';
 import { all, brief, ok, posts, table } from '../support/matcher.js';
 
 // The generated walk against the general one: the same answer for every path, and the general
@@ -362,7 +363,8 @@ test('compile() :: a few static children whose subtrees cannot share code are co
 });
 
 test('compile() :: matches without code generation where it is disallowed', async () => {
-  const script = `import { compile, resource, routes } from ${JSON.stringify(new URL('../../core/index.js', import.meta.url).href)};
+  const script = `import { resource, routes } from ${JSON.stringify(new URL('../../core/index.js', import.meta.url).href)};
+import { compile } from ${JSON.stringify(new URL('../../core/matcher/index.js', import.meta.url).href)};
 const m = compile(resource('posts', { show: () => 1 }).routes);
 const a = m.match('GET', '/posts/7');
 // Twenty resources make a wide root, whose children the general walk finds by its lookup (a hash, where code

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compile, pathFor, resource, routes, type Route } from '../../core/index.js';
+import { pathFor, resource, routes, type Route } from '../../core/index.js';
+import { compile } from '../../core/matcher/index.js';
 import { wideHash } from '../../core/matcher/hash.js';
 import { brief, ok, posts } from '../support/matcher.js';
 

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HttpError, openapi, paths, resource } from '../../core/index.js';
 import { boundaryOf, MultipartParser, UPLOAD_LIMITS } from '../../core/request/multipart.js';
-import { MethodPart } from '../../core/request/method-part.js';
+import { MethodPart } from '../../core/request/multipart.js';
 import { isMultipart } from '../../core/request/method-override.js';
 import { fileFields, isFileSchema } from '../../core/request/file-fields.js';
 

@@ -1,15 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  compile,
-  paths,
-  prefix,
-  resource,
-  routes,
-  shadows,
-  singular,
-  unreachableIds,
-} from '../../core/index.js';
+import { paths, prefix, resource, routes, singular, unreachableIds } from '../../core/index.js';
+import { compile } from '../../core/matcher/index.js';
+import { shadows } from '../../core/table/shadows.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };

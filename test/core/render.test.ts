@@ -1,16 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  created,
-  html,
-  HttpError,
-  json,
-  noContent,
-  redirect,
-  Reply,
-  text,
-  trustedHtml,
-} from '../../core/index.js';
+import { created, html, HttpError, json, noContent, redirect, text, trustedHtml } from '../../core/index.js';
+import { Reply } from '../../core/response/reply.js';
 import { renderError, renderMiss, renderResult } from '../../core/response/render.js';
 
 const plain = (r: { status: number; headers: Record<string, string>; body: unknown }) => ({

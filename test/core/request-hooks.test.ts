@@ -1,9 +1,11 @@
 import { pino } from 'pino';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openapi, requestId, requestLog, resource, scope, SILENT, type Logger } from '../../core/index.js';
-import { safeRequestId } from '../../core/define/request-id.js';
-import { loggable } from '../../core/define/request-log.js';
+import { openapi, resource, scope, type Logger } from '../../core/index.js';
+import { requestId, requestLog } from '../../core/features/logging/index.js';
+import { SILENT } from '../../core/util/logger.js';
+import { safeRequestId } from '../../core/features/logging/request-id.js';
+import { loggable } from '../../core/features/logging/request-log.js';
 
 // requestId() and requestLog() called directly: which ids are kept, what each refuses at definition time, what
 // an error's line may show. test/http/request-ids.test.ts and request-logs.test.ts serve them.

@@ -1,13 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  ACTIONS,
-  IRREGULAR,
-  resource,
-  RouteDefinitionError,
-  UNCOUNTABLE,
-  type Route,
-} from '../../core/index.js';
+import { resource, RouteDefinitionError, type Route } from '../../core/index.js';
+import { ACTIONS } from '../../core/define/actions.js';
+import { IRREGULAR, UNCOUNTABLE } from '../../core/define/inflect.js';
 
 const ok = () => 'ok';
 const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };

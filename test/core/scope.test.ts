@@ -12,8 +12,8 @@ import {
   routes,
   scope,
   singular,
-  tableHooks,
 } from '../../core/index.js';
+import { tableHooks } from '../../core/table/scope.js';
 
 // scope() and inherited guards as data: what each route record holds, what the listing and OpenAPI show,
 // and the definition errors that name the fix.
@@ -21,8 +21,8 @@ import {
 const signedIn = bearer({ verify: (token) => (token === 't' ? { user: 'ada' } : false) });
 const admin = guard('admin', () => {});
 const audit = guard('audit', () => {});
-const requestId = hook('requestId', { answer: () => {} });
-const timing = hook('timing', { request: () => {} });
+const requestId = hook('requestId', { onSend: () => {} });
+const timing = hook('timing', { onRequest: () => {} });
 
 const posts = resource(
   'posts',
@@ -107,7 +107,7 @@ test('scope :: OpenAPI asks a nested route for its parent’s credentials', () =
 
 test('scope :: a hook’s OpenAPI data: its headers on every response, its responses on its methods', () => {
   const validator = hook('validator', {
-    answer: () => {},
+    onSend: () => {},
     openapi: {
       methods: ['GET'],
       headers: { ETag: { description: 'A validator.', schema: { type: 'string' } } },
@@ -147,9 +147,9 @@ test('scope :: bad options are definition errors that name the fix', () => {
     () => resource('xs', { index: () => [] }, { hooks: requestId as never }),
     /resource\("xs"\): "hooks" must be an array of hooks/,
   );
-  assert.throws(() => hook('', { request: () => {} }), /name must be a non-empty string/);
-  assert.throws(() => hook('empty', {}), /give it a request or an answer function/);
-  assert.throws(() => hook('bad', { answer: 'no' as never }), /answer must be a function/);
+  assert.throws(() => hook('', { onRequest: () => {} }), /name must be a non-empty string/);
+  assert.throws(() => hook('empty', {}), /give it an onRequest or an onSend function/);
+  assert.throws(() => hook('bad', { onSend: 'no' as never }), /onSend must be a function/);
 });
 
 test.run();

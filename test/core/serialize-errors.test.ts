@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileSerializer, interpretSerializer, RouteDefinitionError } from '../../core/index.js';
+import { RouteDefinitionError } from '../../core/index.js';
+import { compileSerializer, interpretSerializer } from '../../core/schema/serialize.js';
 
 // What a serializer refuses: at definition, a schema JSON cannot write (a RouteDefinitionError naming the
 // label and the fix); when writing, a value it must not write (a TypeError naming the label and the fix),

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileSerializer, interpretSerializer } from '../../core/index.js';
+import { compileSerializer, interpretSerializer } from '../../core/schema/serialize.js';
 import { reference, Undeclared } from '../support/serialize-reference.js';
 
 // Generated schemas and values, from fixed seeds: the generated code, the walk and the reference must

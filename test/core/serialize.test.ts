@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileSerializer, interpretSerializer } from '../../core/index.js';
+import { compileSerializer, interpretSerializer } from '../../core/schema/serialize.js';
 import { NullObject } from '../../core/util/null-object.js';
 import { Post } from '../../examples/posts/schema.js';
 import { reference } from '../support/serialize-reference.js';
@@ -408,7 +408,7 @@ test('compileSerializer() :: a schema object shared by routes is planned once, e
 });
 
 test('compileSerializer() :: serves without code generation under --disallow-code-generation-from-strings', async () => {
-  const script = `import { compileSerializer } from ${JSON.stringify(new URL('../../core/index.js', import.meta.url).href)};
+  const script = `import { compileSerializer } from ${JSON.stringify(new URL('../../core/schema/serialize.js', import.meta.url).href)};
 const s = compileSerializer({ type: 'object', properties: { a: { type: 'string' } } });
 console.log(JSON.stringify({ source: s.source === undefined, text: s.serialize({ a: 'x', b: 1 }) }));`;
   const { execFile } = await import('node:child_process');

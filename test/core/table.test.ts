@@ -1,13 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  ACTION_NAMES,
-  compile,
-  resource,
-  RouteDefinitionError,
-  routes,
-  type Route,
-} from '../../core/index.js';
+import { resource, RouteDefinitionError, routes, type Route } from '../../core/index.js';
+import { ACTION_NAMES } from '../../core/define/actions.js';
+import { compile } from '../../core/matcher/index.js';
 import { checkTable, shapeOf } from '../../core/table/table.js';
 
 const ok = () => 'ok';

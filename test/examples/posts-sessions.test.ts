@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
-import { memorySessionStore, type SessionStore } from '../../core/index.js';
+import { memorySessionStore, type SessionStore } from '../../core/features/sessions/index.js';
 import { postsOptions } from '../../examples/posts/app.js';
 import { postsTable } from '../../examples/posts/hooks.js';
 import { migrate } from '../../examples/posts/deploy/migrations.js';

@@ -1,12 +1,13 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
-import { etag, html, HttpError, negotiate, resource, scope, text } from '../../core/index.js';
+import { html, HttpError, negotiate, resource, scope, text } from '../../core/index.js';
+import { etag, fresh } from '../../core/features/caching/index.js';
 import type { RawRequest, RawResponse } from '../support/http.js';
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
 import { onEvery, withServers } from '../support/servers.js';
 
 // HTTP caching on every adapter and in process: weak ETags on GET and HEAD 200s, 304s with no body for
-// If-None-Match (exact, weak, a list, *), never for errors or garbage; res.fresh() before rendering; the cache
+// If-None-Match (exact, weak, a list, *), never for errors or garbage; fresh() before rendering; the cache
 // option's Cache-Control; streams sent as they are read.
 
 const UPDATED = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
@@ -40,7 +41,7 @@ const pages = resource(
     show(req, res) {
       // The expensive part runs only for a client that does not hold the current page.
       return (
-        res.fresh(req, { etag: ['page', req.params.page_id, UPDATED], lastModified: UPDATED }) ??
+        fresh(req, res, { etag: ['page', req.params.page_id, UPDATED], lastModified: UPDATED }) ??
         (renders++, { id: req.params.page_id })
       );
     },
@@ -226,7 +227,7 @@ caching('a handler’s own ETag is kept, not replaced, and compared', async ({ s
 });
 
 caching(
-  'res.fresh() answers 304 before the handler renders; otherwise the page carries its validators',
+  'fresh() answers 304 before the handler renders; otherwise the page carries its validators',
   async ({ servers }) => {
     const before = renders;
     const got = await everywhere(servers, { path: '/pages/1' }, 'show');
@@ -287,13 +288,13 @@ caching('a streamed body is sent as it is read: no ETag, never held to be hashed
 
 caching.run();
 
-// res.fresh() without etag() on a route with schemas: its 304 is not in the OpenAPI operation, and
+// fresh() without etag() on a route with schemas: its 304 is not in the OpenAPI operation, and
 // checkResponses says how to put it there.
-test('res.fresh() :: a 304 on a route without etag() is reported by checkResponses with the fix', async () => {
+test('fresh() :: a 304 on a route without etag() is reported by checkResponses with the fix', async () => {
   const reported: unknown[] = [];
   const bare = resource(
     'drafts',
-    { show: (req, res) => res.fresh(req, { etag: 'v1' }) ?? { id: 1 } },
+    { show: (req, res) => fresh(req, res, { etag: 'v1' }) ?? { id: 1 } },
     { schemas: { show: { response: { type: 'object' } } } },
   );
   const handler = quietHandler(bare, { onError: (error) => void reported.push(error) });

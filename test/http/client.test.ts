@@ -1,7 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Running } from '../../adapters/node.js';
-import { client, type Answer, type ClientOptions, type RouteRecord } from '../../client/index.js';
+import {
+  client,
+  type ClientResponse,
+  type ClientOptions,
+  type RouteRecord,
+} from '../../core/client/index.js';
 import { formatRoutes, prefix } from '../../core/index.js';
 import { clientApp, type ClientApp } from '../support/client-app.js';
 import { quietHandler } from '../support/in-process.js';
@@ -10,7 +15,7 @@ import { ADAPTERS } from '../support/servers.js';
 type Api = ReturnType<typeof client<ClientApp>>;
 
 /** What a test reads of an answer: status, ok, body and the headers that say what it is. */
-function seen(answer: Answer) {
+function seen(answer: ClientResponse) {
   return {
     status: answer.status,
     ok: answer.ok,
@@ -26,7 +31,7 @@ const HEADERS = { 'x-app': 'app', 'x-call': 'options' };
 
 interface Exchange {
   readonly name: string;
-  call(api: Api): Promise<Answer>;
+  call(api: Api): Promise<ClientResponse>;
   readonly status: number;
   readonly body: unknown;
   readonly type?: string | null;
@@ -321,7 +326,10 @@ function recorder(): { fetch: (request: Request) => Promise<Response>; requests:
 test('client() :: bad calls are TypeErrors naming the fix, before anything is fetched', async () => {
   const sent = recorder();
   const api = client(clientApp(), { baseUrl: 'http://test.local', fetch: sent.fetch });
-  const untyped = api as unknown as Record<string, Record<string, (call?: unknown) => Promise<Answer>>>;
+  const untyped = api as unknown as Record<
+    string,
+    Record<string, (call?: unknown) => Promise<ClientResponse>>
+  >;
   const refused = async (call: () => Promise<unknown>, message: string) => {
     const error = await call().then(
       () => undefined,

@@ -1,5 +1,4 @@
 import * as assert from 'uvu/assert';
-import {} from '../../core/index.js';
 import { chunked, expectProblem, json, MiB, raw, requestText } from '../support/http.js';
 import { startAll } from '../support/servers.js';
 import { conformanceSuite, jsonHeaders, widgets, type Case } from '../support/conformance.js';

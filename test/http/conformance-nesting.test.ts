@@ -1,12 +1,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { paths, prefix, resource, singular, type Request } from '../../core/index.js';
+import { paths, prefix, resource, singular, type HandlerRequest } from '../../core/index.js';
 import { exchange, parseResponse, raw, requestText } from '../support/http.js';
 import { startAll } from '../support/servers.js';
 import { jsonHeaders } from '../support/conformance.js';
 
 // Nested, shallow, singular, extra-action, PATCH and prefixed routes: every handler echoes what matched.
-const echo = (req: Request<object>) => ({ route: req.route.name, params: { ...req.params }, body: req.body });
+const echo = (req: HandlerRequest<object>) => ({
+  route: req.route.name,
+  params: { ...req.params },
+  body: req.body,
+});
 const seven = { index: echo, show: echo, new: echo, edit: echo, create: echo, update: echo, destroy: echo };
 const shelves = resource(
   'shelves',

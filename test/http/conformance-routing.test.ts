@@ -1,5 +1,4 @@
 import * as assert from 'uvu/assert';
-import {} from '../../core/index.js';
 import { expectProblem, json } from '../support/http.js';
 import { conformanceSuite, jsonHeaders, type Case } from '../support/conformance.js';
 

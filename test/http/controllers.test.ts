@@ -14,7 +14,7 @@ import {
   type InjectionToken,
   type RequestFor,
 } from '../../core/controllers/index.js';
-import { prefix, resource, RouteDefinitionError, singular, type Request } from '../../core/index.js';
+import { prefix, resource, RouteDefinitionError, singular, type HandlerRequest } from '../../core/index.js';
 import { json, raw } from '../support/http.js';
 import { startAll } from '../support/servers.js';
 
@@ -159,7 +159,7 @@ const MISTAKES: ReadonlyArray<[label: string, make: () => Function, message: Reg
       @Resource('posts')
       @injectable()
       class Posts {
-        constructor(@inject(REQUEST) readonly req: Request) {}
+        constructor(@inject(REQUEST) readonly req: HandlerRequest) {}
         index() {}
       }
       return Posts;
@@ -241,7 +241,7 @@ test('controller() :: swapping a service is registering another implementation',
 class RequestLog implements Disposable {
   static disposed = 0;
   readonly entries: string[] = [];
-  constructor(@inject(REQUEST) readonly req: Request) {}
+  constructor(@inject(REQUEST) readonly req: HandlerRequest) {}
   dispose() {
     RequestLog.disposed++;
   }
@@ -253,7 +253,7 @@ class JobsController {
   static built = 0;
   constructor(
     readonly log: RequestLog,
-    @inject(REQUEST) readonly req: Request,
+    @inject(REQUEST) readonly req: HandlerRequest,
   ) {
     JobsController.built++;
   }
@@ -289,7 +289,7 @@ test("controller() :: scope 'request' gives each request its own container, REQU
 test("controller() :: in scope 'request', a failure to resolve is a 500 whose log names the class", async () => {
   @injectable()
   class Flaky {
-    constructor(@inject(REQUEST) req: Request) {
+    constructor(@inject(REQUEST) req: HandlerRequest) {
       if (req.params.job_id === 'bad') throw new Error('flaky service refused');
     }
   }
@@ -335,16 +335,16 @@ test('controller() :: a @Resource class parent, shallow, extra actions as method
   }
   @Resource('chapters', { parent: Books, shallow: true })
   class Chapters {
-    index(req: Request<{ book_id: string }>) {
+    index(req: HandlerRequest<{ book_id: string }>) {
       return { book: req.params.book_id };
     }
-    show(req: Request<{ chapter_id: string }>) {
+    show(req: HandlerRequest<{ chapter_id: string }>) {
       return { chapter: req.params.chapter_id };
     }
   }
   @Singular('cover', { parent: Books })
   class Cover {
-    show(req: Request<{ book_id: string }>) {
+    show(req: HandlerRequest<{ book_id: string }>) {
       return { cover: req.params.book_id };
     }
     update() {

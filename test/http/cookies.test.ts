@@ -1,6 +1,8 @@
 import * as assert from 'uvu/assert';
 import { pino } from 'pino';
-import { etag, hook, HttpError, requestLog, resource, routes, scope } from '../../core/index.js';
+import { hook, HttpError, resource, routes, scope } from '../../core/index.js';
+import { etag } from '../../core/features/caching/index.js';
+import { requestLog } from '../../core/features/logging/index.js';
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
 import type { RawRequest } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
@@ -46,7 +48,7 @@ const lines: Array<Record<string, any>> = [];
 const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
 // A hook that puts a Set-Cookie in the header record, beside the handler's lines.
 const recorded = hook('recorded', {
-  answer: (req, out) => {
+  onSend: (req, out) => {
     if (req.headers['x-record'] === '1') out.headers['Set-Cookie'] = 'hooked=1';
   },
 });

@@ -1,5 +1,6 @@
 import * as assert from 'uvu/assert';
-import { bearer, cors, created, guard, resource, routes, scope, type Routable } from '../../core/index.js';
+import { bearer, created, guard, resource, routes, scope, type Routable } from '../../core/index.js';
+import { cors } from '../../core/features/cors/index.js';
 import type { RawRequest, RawResponse } from '../support/http.js';
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
 import { onEvery, withServers } from '../support/servers.js';

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resource } from '../../core/index.js';
 import { toFetch } from '../../adapters/fetch.js';
-import { utf8Length } from '../../adapters/web/fetch-request.js';
+import { utf8Length } from '../../adapters/web/fetch-exchange.js';
 import { ROOT } from '../support/paths.js';
 import { requireRuntimes } from '../support/runtimes.js';
 

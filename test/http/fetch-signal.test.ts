@@ -1,7 +1,7 @@
 // req.signal through toFetch(): aborted when the runtime aborts the request, never after a normal answer.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resource, type Request as HandlerRequest } from '../../core/index.js';
+import { resource, type HandlerRequest } from '../../core/index.js';
 import { toFetch } from '../../adapters/fetch.js';
 
 let seen: AbortSignal | undefined;

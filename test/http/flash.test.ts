@@ -1,12 +1,13 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
-import { html, resource, scope, session, type Routable } from '../../core/index.js';
+import { html, resource, scope, type Routable } from '../../core/index.js';
+import { flash, flashes, session } from '../../core/features/sessions/index.js';
 import { toFetch } from '../../adapters/fetch.js';
 import { inProcess, quietHandler } from '../support/in-process.js';
 import type { RawResponse } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
 
-// res.flash(): a message left before a 303, shown once on the next page (and to its error page), then gone; on
+// flash(): a message left before a 303, shown once on the next page (and to its error page), then gone; on
 // every adapter, kept in the session's sealed cookie.
 
 const SECRET = 'a-secret-of-thirty-two-characters!!';
@@ -14,16 +15,19 @@ const sessions = session({ secret: SECRET, name: 'sid', cookie: { secure: false 
 const notes = resource(
   'notes',
   {
-    index: (req) => ({ flashes: req.flashes }),
-    create: (req, res) =>
-      res.flash('notice', 'Note created.').flash('alert', '<b>check</b>').redirect('/notes', 303),
+    index: (req) => ({ flashes: flashes(req) }),
+    create: (req, res) => {
+      flash(req, 'notice', 'Note created.');
+      flash(req, 'alert', '<b>check</b>');
+      return res.redirect('/notes', 303);
+    },
     show: (req, res) => {
       if (req.params.note_id === 'refused') {
-        res.flash('notice', 'never shown');
+        flash(req, 'notice', 'never shown');
         return res.json({ refused: true }, 422);
       }
       return res.html(
-        html`<p>${req.flashes.map((flash) => html`<span class="${flash.type}">${flash.message}</span>`)}</p>`,
+        html`<p>${flashes(req).map((one) => html`<span class="${one.type}">${one.message}</span>`)}</p>`,
       );
     },
   },
@@ -89,7 +93,7 @@ flashed('a refusal leaves no message for the next page', async ({ servers }) => 
 
 flashed.run();
 
-test('res.flash() :: a route with no session() is a 500 naming the fix; a bad message a TypeError at once', async () => {
+test('flash() :: a route with no session() is a 500 naming the fix; a bad message a TypeError at once', async () => {
   const reported: unknown[] = [];
   const bare = toFetch(notes, { onError: (error) => void reported.push(error) });
   const answer = await inProcess(bare, {
@@ -101,12 +105,12 @@ test('res.flash() :: a route with no session() is a 500 naming the fix; a bad me
   assert.is(answer.status, 500);
   assert.match(
     String(reported[0]),
-    /res\.flash\(\): notes\.create has no session to keep messages in; add session\(\{ secret \}\)/,
+    /flash\(req, type, message\): notes\.create runs no session\(\) hook; add session\(\{ secret \}\)/,
   );
   const handler = quietHandler(
     scope(
       { hooks: [sessions] },
-      resource('memos', { index: (req, res) => res.flash('no spaces', 'x').json([]) }),
+      resource('memos', { index: (req, res) => (flash(req, 'no spaces', 'x'), res.json([])) }),
     ),
   );
   const bad = await inProcess(handler, { path: '/memos' });

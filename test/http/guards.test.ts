@@ -1,6 +1,14 @@
 import { connect } from 'node:net';
 import * as assert from 'uvu/assert';
-import { bearer, formatRoutes, guard, HttpError, openapi, resource, type Request } from '../../core/index.js';
+import {
+  bearer,
+  formatRoutes,
+  guard,
+  HttpError,
+  openapi,
+  resource,
+  type HandlerRequest,
+} from '../../core/index.js';
 import { json } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
 
@@ -11,7 +19,7 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 const ok = () => null;
 
 const token = bearer({ verify: (given) => (given === 'secret' ? { user: 'ada' } : false) });
-async function slowGuard(_req: Request): Promise<{ checkedAt: number }> {
+async function slowGuard(_req: HandlerRequest): Promise<{ checkedAt: number }> {
   await new Promise((resolve) => setTimeout(resolve, 5));
   return { checkedAt: 1 };
 }

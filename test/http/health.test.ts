@@ -1,7 +1,8 @@
 // health() served beside an app's resource on every adapter: liveness, readiness turned off and on, a check
 // that throws or hangs answered 503 in time, and nothing reported as a failure.
 import * as assert from 'uvu/assert';
-import { health, resource, routes } from '../../core/index.js';
+import { resource, routes } from '../../core/index.js';
+import { health } from '../../core/features/health/index.js';
 import { expectProblem, json } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
 

@@ -22,8 +22,8 @@ import { onEvery, withServers } from '../support/servers.js';
 const seen: string[] = [];
 const mark = (name: string): Hook =>
   hook(name, {
-    request: (req) => void seen.push(`${name}:${req.route?.name ?? '-'}`),
-    answer: (_req, out) => {
+    onRequest: (req) => void seen.push(`${name}:${req.route?.name ?? '-'}`),
+    onSend: (_req, out) => {
       out.headers[`X-${name}`] = String(out.status);
     },
   });
@@ -32,7 +32,7 @@ const inner = mark('inner');
 const own = mark('own');
 const checked = guard('checked', () => void seen.push('guard'));
 const answering = hook('answering', {
-  request: (req) => (req.headers['x-short'] === 'yes' ? text('short-circuited', 200) : undefined),
+  onRequest: (req) => (req.headers['x-short'] === 'yes' ? text('short-circuited', 200) : undefined),
 });
 const posts = resource(
   'posts',
@@ -104,19 +104,19 @@ const failing = resource(
   {
     hooks: [
       hook('refuses', {
-        request: (req) => {
+        onRequest: (req) => {
           if (req.headers['x-refuse'] !== undefined) throw new HttpError(403, 'refused by a hook');
           if (req.headers['x-throw'] !== undefined) boom('request');
         },
       }),
       hook('returns', {
-        request: (req) => (req.headers['x-return'] !== undefined ? (new Map() as never) : undefined),
+        onRequest: (req) => (req.headers['x-return'] !== undefined ? (new Map() as never) : undefined),
       }),
       hook('hangs', {
-        request: (req) => (req.headers['x-hang'] !== undefined ? new Promise(() => {}) : undefined),
+        onRequest: (req) => (req.headers['x-hang'] !== undefined ? new Promise(() => {}) : undefined),
       }),
       hook('breaks', {
-        answer: (req, out) => {
+        onSend: (req, out) => {
           if (req.headers['x-break'] !== undefined) boom('answer');
           if (req.headers['x-inject'] !== undefined) out.headers['X-Injected'] = 'a\r\nSet-Cookie: stolen=1';
         },
@@ -125,7 +125,7 @@ const failing = resource(
   },
 );
 const outerSeen = hook('outermost', {
-  answer: (_req, out) => {
+  onSend: (_req, out) => {
     out.headers['X-Seen'] = String(out.status);
   },
 });
@@ -185,7 +185,7 @@ failures(
     assert.is(wrong.headers['x-seen'], '500');
     assert.match(
       String(reported[0]),
-      /hook "returns": its request part returned object; return nothing to go on, or a Result/,
+      /hook "returns": its onRequest returned object; return nothing to go on, or a Result/,
     );
   },
 );
@@ -196,7 +196,7 @@ failures(
     const refused = await onEvery(servers, { path: '/things/1' });
     assert.is(refused.status, 500);
     assert.is(refused.headers['x-seen'], '500');
-    assert.match(String(reported[0]), /the answer's header "X-Title" cannot be sent/);
+    assert.match(String(reported[0]), /the response's header "X-Title" cannot be sent/);
   },
 );
 
@@ -204,7 +204,10 @@ failures.run();
 
 test('hooks :: a mounted scope’s hook that never settles is a 503 reported with no request, which has no route', async () => {
   const seen: Array<{ error: unknown; request: unknown }> = [];
-  const stuck = scope({ hooks: [hook('stuck', { request: () => new Promise<undefined>(() => {}) })] }, plain);
+  const stuck = scope(
+    { hooks: [hook('stuck', { onRequest: () => new Promise<undefined>(() => {}) })] },
+    plain,
+  );
   const handler = toFetch(stuck, {
     handlerTimeout: 50,
     onError: (error, request) => void seen.push({ error, request }),
@@ -220,7 +223,7 @@ test('hooks :: a mounted scope’s hook that never settles is a 503 reported wit
 
 test('hooks :: before matching, params is an empty object, not undefined', async () => {
   let seenParams: unknown;
-  const peek = hook('peek', { request: (req) => void (seenParams = req.params.post_id) });
+  const peek = hook('peek', { onRequest: (req) => void (seenParams = req.params.post_id) });
   const answer = await inProcess(quietHandler(scope({ hooks: [peek] }, posts)), { path: '/posts' });
   assert.is(answer.status, 200);
   assert.is(seenParams, undefined);

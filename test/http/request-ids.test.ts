@@ -1,5 +1,6 @@
 import * as assert from 'uvu/assert';
-import { HttpError, requestId, resource, scope } from '../../core/index.js';
+import { HttpError, resource, scope } from '../../core/index.js';
+import { requestId } from '../../core/features/logging/index.js';
 import { raw, type RawRequest, type RawResponse } from '../support/http.js';
 import { inProcess, quietHandler } from '../support/in-process.js';
 import { onEvery, withServers } from '../support/servers.js';

@@ -5,15 +5,14 @@ import {
   html,
   HttpError,
   json,
-  requestId,
-  requestLog,
   resource,
   scope,
-  SILENT,
   type Hook,
   type Logger,
   type Routable,
 } from '../../core/index.js';
+import { requestId, requestLog } from '../../core/features/logging/index.js';
+import { SILENT } from '../../core/util/logger.js';
 import { raw, type RawRequest, type RawResponse } from '../support/http.js';
 import { inProcess, quietHandler } from '../support/in-process.js';
 import { startAll } from '../support/servers.js';

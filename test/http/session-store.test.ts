@@ -1,15 +1,14 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
+import { HttpError, resource, scope } from '../../core/index.js';
 import {
-  HttpError,
   memorySessionStore,
-  resource,
-  scope,
   session,
   type SessionStore,
-} from '../../core/index.js';
-import { open, sealKeys } from '../../core/util/seal.js';
-import { storeKey } from '../../core/response/session-store.js';
+  sessionOf,
+} from '../../core/features/sessions/index.js';
+import { open, sealKeys } from '../../core/features/sessions/seal.js';
+import { storeKey } from '../../core/features/sessions/store.js';
 import { inProcess, quietHandler } from '../support/in-process.js';
 import type { RawResponse } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
@@ -43,28 +42,28 @@ function app(store: SessionStore) {
   const sessions = session({ secret: SECRET, store, name: 'sid', cookie: { secure: false } });
   const visits = resource('visits', {
     index(req) {
-      req.session.visits = (Number(req.session.visits) || 0) + 1;
-      return { visits: req.session.visits, user: req.session.user ?? null };
+      sessionOf(req).visits = (Number(sessionOf(req).visits) || 0) + 1;
+      return { visits: sessionOf(req).visits, user: sessionOf(req).user ?? null };
     },
     async show(req) {
       switch (req.params.visit_id) {
         case 'signin':
-          req.session.user = 'ada';
+          sessionOf(req).user = 'ada';
           return { user: 'ada' };
         case 'signout':
-          delete req.session.user;
-          delete req.session.visits;
+          delete sessionOf(req).user;
+          delete sessionOf(req).visits;
           return { user: null };
         case 'again':
           sessions.regenerate(req);
-          return { user: req.session.user ?? null };
+          return { user: sessionOf(req).user ?? null };
         case 'huge':
-          req.session.notes = 'x'.repeat(10_000);
+          sessionOf(req).notes = 'x'.repeat(10_000);
           return {};
         case 'slow':
           // Held until the test lets it go: a request in flight while the session is destroyed elsewhere.
           await new Promise<void>((resolve) => (release = resolve));
-          req.session.visits = 99;
+          sessionOf(req).visits = 99;
           return {};
         default:
           throw new HttpError(404);
@@ -216,7 +215,10 @@ test('session({ store }) :: a bad store or regenerate() without a session throws
     /store must have get, create, update and destroy \(a SessionStore\); it has no create/,
   );
   const sessions = session({ secret: SECRET });
-  assert.throws(() => sessions.regenerate({ session: {} }), /this request has no session/);
+  assert.throws(
+    () => sessions.regenerate({}),
+    /session.regenerate\(req\): this route runs no session\(\) hook; add session\(\{ secret \}\)/,
+  );
 });
 
 test('memorySessionStore() :: forgets the oldest past max, expired ones on reading, never updates into being', async () => {

@@ -1,13 +1,14 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 import * as z from 'zod';
-import { hook, HttpError, resource, scope, session, type Routable } from '../../core/index.js';
-import { open, seal, sealKeys } from '../../core/util/seal.js';
+import { hook, HttpError, resource, scope, type Routable } from '../../core/index.js';
+import { session, sessionOf } from '../../core/features/sessions/index.js';
+import { open, seal, sealKeys } from '../../core/features/sessions/seal.js';
 import { inProcess, quietHandler } from '../support/in-process.js';
 import type { RawResponse } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
 
-// session(): req.session in one sealed cookie, kept across requests on every adapter, and every attack on the
+// session(): sessionOf(req) in one sealed cookie, kept across requests on every adapter, and every attack on the
 // cookie (tampered, truncated, expired, another secret, oversized, malformed, fixation) an empty session.
 
 const SECRET = 'a-secret-of-thirty-two-characters!!';
@@ -214,22 +215,25 @@ test('session() :: options are checked when declared', () => {
     assert.throws(() => session(options as Parameters<typeof session>[0]), message);
 });
 
-test('req.session :: read on a route without session() throws, naming the fix', async () => {
+test('sessionOf(req) :: read on a route without session() throws, naming the fix', async () => {
   const reports: unknown[] = [];
-  const bare = resource('notes', { index: (req) => ({ ...req.session }) });
+  const bare = resource('notes', { index: (req) => ({ ...sessionOf(req) }) });
   const out = await inProcess(quietHandler(bare, { onError: (error) => void reports.push(error) }), {
     path: '/notes',
   });
   assert.is(out.status, 500);
-  assert.match(String(reports[0]), /no session\(\) hook runs on this route/);
+  assert.match(
+    String(reports[0]),
+    /sessionOf\(req\): notes\.index runs no session\(\) hook; add session\(\{ secret \}\)/,
+  );
 });
 
 test('answer parts :: one that returns a promise is awaited; one that never settles is a 503 at handlerTimeout', async () => {
   const later = hook('later', {
-    answer: async (_req, out) => ({ ...out, headers: { ...out.headers, 'X-Later': 'yes' } }),
+    onSend: async (_req, out) => ({ ...out, headers: { ...out.headers, 'X-Later': 'yes' } }),
   });
   const stuck = hook('stuck', {
-    answer: (req) => (req.headers['x-stuck'] === '1' ? new Promise<void>(() => {}) : undefined),
+    onSend: (req) => (req.headers['x-stuck'] === '1' ? new Promise<void>(() => {}) : undefined),
   });
   const reports: unknown[] = [];
   const notes = resource('notes', { index: () => [] });
@@ -242,7 +246,7 @@ test('answer parts :: one that returns a promise is awaited; one that never sett
   assert.is(out.headers['x-later'], 'yes');
   const hung = await inProcess(handler, { path: '/notes', headers: { 'X-Stuck': '1' } });
   assert.is(hung.status, 503);
-  assert.match(String(reports[0]), /an answer hook did not settle within 50 ms/);
+  assert.match(String(reports[0]), /an onSend hook did not settle within 50 ms/);
 });
 
 test('session() :: answers that set its cookie are never stored; those made with one are private and vary on Cookie', async () => {
@@ -250,8 +254,8 @@ test('session() :: answers that set its cookie are never stored; those made with
   const pages = resource(
     'pages',
     {
-      index: (req) => ((req.session.seen = true), { seen: true }),
-      show: (req) => ({ seen: req.session.seen ?? false }),
+      index: (req) => ((sessionOf(req).seen = true), { seen: true }),
+      show: (req) => ({ seen: sessionOf(req).seen ?? false }),
     },
     { cache: { show: 'public, max-age=60' } },
   );

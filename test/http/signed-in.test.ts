@@ -1,6 +1,7 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
-import { formatRoutes, localPath, openapi, resource, scope, session, signedIn } from '../../core/index.js';
+import { formatRoutes, openapi, resource, scope } from '../../core/index.js';
+import { localPath, session, signedIn, sessionOf } from '../../core/features/sessions/index.js';
 import type { RawResponse } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
 
@@ -21,7 +22,7 @@ const drafts = resource(
   },
   { before: [member] },
 );
-const sign = resource('signins', { create: (req) => ((req.session.user = 'ada'), { signedIn: true }) });
+const sign = resource('signins', { create: (req) => ((sessionOf(req).user = 'ada'), { signedIn: true }) });
 const table = scope({ hooks: [sessions] }, drafts, sign);
 const guarded = withServers('signedIn()', table, { checkResponses: false, crossSiteProtection: false });
 

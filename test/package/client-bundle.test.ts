@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { client as Client } from '../../client/index.js';
+import type { client as Client } from '../../core/client/index.js';
 import { clientApp } from '../support/client-app.js';
 import { quietHandler } from '../support/in-process.js';
 import { ROOT } from '../support/paths.js';
@@ -24,7 +24,7 @@ test('sevenfold/client :: bundles for a browser, minified and gzipped, under 2 k
   if (esbuild === undefined) return;
   // The built entry, as a bundler resolves `sevenfold/client` from the package.
   const bundle = await esbuild.build({
-    entryPoints: [join(ROOT, 'build', 'client', 'index.js')],
+    entryPoints: [join(ROOT, 'build', 'core', 'client', 'index.js')],
     bundle: true,
     minify: true,
     format: 'esm',

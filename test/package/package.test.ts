@@ -303,7 +303,22 @@ const EXPORTS = Object.entries(
 test('exports :: every entry names its sevenfold:source first, then the files tsc builds from it', () => {
   assert.equal(
     EXPORTS.map(([entry]) => entry),
-    ['.', './node', './polka', './fetch', './controllers', './client'],
+    [
+      '.',
+      './http',
+      './cors',
+      './caching',
+      './sessions',
+      './logging',
+      './health',
+      './node',
+      './polka',
+      './fetch',
+      './controllers',
+      './client',
+      './matcher',
+      './serializer',
+    ],
   );
   for (const [entry, targets] of EXPORTS) {
     assert.equal(Object.keys(targets), ['sevenfold:source', 'types', 'default'], entry);

@@ -1,6 +1,7 @@
 // The table the client is tested against: nested resources, extra actions, a query, JSON and multipart bodies,
 // declared responses by status, problems, a 204, a 304 and routes without schemas.
-import { etag, HttpError, json, resource, scope, text } from '../../core/index.js';
+import { HttpError, json, resource, scope, text } from '../../core/index.js';
+import { etag } from '../../core/features/caching/index.js';
 
 export const Post = {
   type: 'object',

@@ -2,7 +2,7 @@
 // and the suite that serves it on every adapter and checks that each case answers the same bytes on each.
 import { suite, type Test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { html, HttpError, resource, trustedHtml, type Request } from '../../core/index.js';
+import { html, HttpError, resource, trustedHtml, type HandlerRequest } from '../../core/index.js';
 import { exchange, parseResponse, raw, requestText, type RawRequest, type RawResponse } from './http.js';
 import { startAll } from './servers.js';
 import { inProcess, sameAnswer } from './in-process.js';
@@ -27,7 +27,7 @@ export const widgets = resource('widgets', {
     };
   },
   new: (req, res) => res.html(html`<form>${req.params.widget_id.length}</form>`),
-  edit: (req: Request<{ widget_id: string }>, res) =>
+  edit: (req: HandlerRequest<{ widget_id: string }>, res) =>
     req.accepts('application/json', 'text/html') === 'text/html'
       ? res.html(trustedHtml('<h1>edit</h1>'))
       : { edit: req.params.widget_id },

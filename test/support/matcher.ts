@@ -1,6 +1,7 @@
 // What the matcher tests share: a table of posts (with a static /posts/search beside its param
 // routes) and tags, its compiled matcher, and brief(), a match boiled down to one comparable line.
-import { compile, resource, routes, type Match, type Route } from '../../core/index.js';
+import { resource, routes, type Match, type Route } from '../../core/index.js';
+import { compile } from '../../core/matcher/index.js';
 
 export const ok = () => 'ok';
 export const all = { index: ok, show: ok, new: ok, edit: ok, create: ok, update: ok, destroy: ok };

@@ -12,7 +12,7 @@ const posts = resource('posts', {
   create: (req) => req.body,
 });
 // A hook that waits before matching: the span is still found after a promise.
-const later = hook('later', { request: () => Promise.resolve(undefined) });
+const later = hook('later', { onRequest: () => Promise.resolve(undefined) });
 const table = scope({ hooks: [later] }, prefix('/api', posts));
 const running =
   process.env.ADAPTER === 'polka'

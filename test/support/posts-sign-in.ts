@@ -1,7 +1,7 @@
 // examples/posts signed in from a browser (POSTS_TOKEN set), as one flow any server can be put through: an
 // adapter's socket, toFetch in process, or a spawned process; with a browser's cookie jar to drive it.
 import * as assert from 'uvu/assert';
-import { memorySessionStore, type SessionStore } from '../../core/index.js';
+import { memorySessionStore, type SessionStore } from '../../core/features/sessions/index.js';
 import { postsOptions } from '../../examples/posts/app.js';
 import { postsTable } from '../../examples/posts/hooks.js';
 import { json, raw, type RawRequest, type RawResponse } from './http.js';

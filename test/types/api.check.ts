@@ -8,18 +8,18 @@ import {
   html,
   HttpError,
   pathFor,
-  Reply,
   trustedHtml,
   resource,
   routes,
   type ActionPath,
-  type IdParam,
   type ParamKeys,
   type Params,
-  type Request,
+  type HandlerRequest,
   type Route,
   type RouteTable,
 } from '../../core/index.js';
+import { Reply } from '../../core/response/reply.js';
+import { type IdParam } from '../../core/define/inflect.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -52,7 +52,7 @@ const posts = resource('posts', {
     req.params.id;
     return req.params.post_id;
   },
-  edit: (req: Request<{ readonly post_id: string }>) => req.params.post_id,
+  edit: (req: HandlerRequest<{ readonly post_id: string }>) => req.params.post_id,
   update: (req) => ({ id: req.params.post_id, body: req.body }),
 });
 export type PostChecks = [
@@ -146,7 +146,7 @@ export class TypedPosts implements ControllerFor<'posts'> {
 
 export class WrongPosts implements ControllerFor<'posts'> {
   // @ts-expect-error a method whose request has the wrong params does not implement the controller
-  show(req: Request<{ readonly id: string }>) {
+  show(req: HandlerRequest<{ readonly id: string }>) {
     return req.params.id;
   }
 }

@@ -1,14 +1,6 @@
-// Type tests for HTTP caching: etag(), res.fresh() and the cache option; compiled by `tsc -p .`, never run.
-import {
-  etag,
-  resource,
-  scope,
-  singular,
-  type Hook,
-  type Result,
-  type Route,
-  type Validators,
-} from '../../core/index.js';
+// Type tests for HTTP caching: etag(), fresh() and the cache option; compiled by `tsc -p .`, never run.
+import { resource, scope, singular, type Hook, type Result, type Route } from '../../core/index.js';
+import { etag, fresh, type Validators } from '../../core/features/caching/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -23,19 +15,19 @@ scope({ hooks: [validator] }, posts);
 // @ts-expect-error: etag() takes no options
 etag({ weak: false });
 
-// res.fresh(): a 304 Result when the client holds the representation, else undefined.
+// fresh(): a 304 Result when the client holds the representation, else undefined.
 resource('notes', {
   show(req, res) {
-    const fresh = res.fresh(req, { etag: [req.params.note_id, new Date(0)], lastModified: 0 });
-    type _ = Expect<Equal<typeof fresh, Result<304, undefined, 'empty'> | undefined>>;
-    return fresh ?? { id: req.params.note_id };
+    const answer = fresh(req, res, { etag: [req.params.note_id, new Date(0)], lastModified: 0 });
+    type _ = Expect<Equal<typeof answer, Result<304, undefined, 'empty'> | undefined>>;
+    return answer ?? { id: req.params.note_id };
   },
   index(req, res) {
     // @ts-expect-error: an etag is text, numbers and dates, not an object
-    res.fresh(req, { etag: { version: 1 } });
+    fresh(req, res, { etag: { version: 1 } });
     // @ts-expect-error: lastModified is a date
-    res.fresh(req, { lastModified: true });
-    return res.fresh(req, { lastModified: '2024-01-02T03:04:05Z' }) ?? [];
+    fresh(req, res, { lastModified: true });
+    return fresh(req, res, { lastModified: '2024-01-02T03:04:05Z' }) ?? [];
   },
 });
 const validators: Validators = { etag: 'v1' };

@@ -2,11 +2,11 @@
 // `tsc -p .`, never run.
 import {
   client,
-  type Answer,
+  type ClientResponse,
   type Problem,
   type UntypedCall,
   type UntypedClient,
-} from '../../client/index.js';
+} from '../../core/client/index.js';
 import { prefix, resource, type Resource } from '../../core/index.js';
 import { clientApp, type ClientApp } from '../support/client-app.js';
 
@@ -144,7 +144,7 @@ export async function narrowing() {
 
   // A route without response schemas: any status, an unknown body.
   const published = await api.posts.publish({ params: { post_id: '1' } });
-  type _published = Expect<Equal<typeof published, Answer>>;
+  type _published = Expect<Equal<typeof published, ClientResponse>>;
   type _body = Expect<Equal<typeof published.body, unknown>>;
   type _status = Expect<Equal<typeof published.status, number>>;
   // @ts-expect-error unknown until checked

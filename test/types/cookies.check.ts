@@ -2,16 +2,19 @@
 import * as z from 'zod';
 import {
   hook,
-  memorySessionStore,
   resource,
-  session,
-  type SessionStore,
-  type Answer,
+  type HttpResponse,
   type CookieOptions,
   type Cookies,
   type Hook,
-  type SessionData,
 } from '../../core/index.js';
+import {
+  memorySessionStore,
+  session,
+  type SessionStore,
+  type SessionData,
+  sessionOf,
+} from '../../core/features/sessions/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -42,13 +45,13 @@ void options;
 
 // An answer hook sees the cookie lines, and may return an answer with more.
 hook('more', {
-  answer: (_req, out: Answer): Answer => {
+  onSend: (_req, out: HttpResponse): HttpResponse => {
     type _ = Expect<Equal<typeof out.cookies, readonly string[] | undefined>>;
     return { ...out, cookies: [...(out.cookies ?? []), 'seen=1'] };
   },
 });
 
-// session(): of(req) is typed by the schema, every field optional; req.session is SessionData.
+// session(): of(req) is typed by the schema, every field optional; sessionOf(req) is SessionData.
 const sessions = session({
   secret: 'a-secret-of-thirty-two-characters!!',
   schema: z.object({ user: z.string(), visits: z.number() }),
@@ -62,7 +65,8 @@ resource('visits', {
     data.visits = (data.visits ?? 0) + 1;
     // @ts-expect-error: the schema says visits is a number
     data.visits = 'many';
-    type _untyped = Expect<Equal<typeof req.session, SessionData>>;
+    const plain = sessionOf(req);
+    type _untyped = Expect<Equal<typeof plain, SessionData>>;
     return {};
   },
 });

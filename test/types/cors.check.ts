@@ -1,5 +1,6 @@
 // Type tests for cors(): the policy's shapes and its refusals, compiled by `tsc -p .` in `npm test`, never run.
-import { cors, resource, scope, type Cors, type CorsHook, type Hook } from '../../core/index.js';
+import { resource, scope, type CrossOrigin, type Hook } from '../../core/index.js';
+import { cors } from '../../core/features/cors/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -22,9 +23,8 @@ const full = cors({
 const posts = resource('posts', { index: () => [] }, { hooks: [cors({ origins: '*' })] });
 scope({ hooks: [full] }, posts);
 const asHook: Hook = full;
-type _policy = Expect<Equal<typeof full.cors, Cors>>;
-type _made = Expect<Equal<ReturnType<typeof cors>, CorsHook>>;
-const origins: readonly string[] | '*' | ((origin: string) => boolean) = full.cors.origins;
+type _policy = Expect<Equal<typeof full.crossOrigin, CrossOrigin | undefined>>;
+type _made = Expect<Equal<ReturnType<typeof cors>, Hook>>;
 
 // @ts-expect-error: '*' cannot go with credentials (browsers refuse it)
 cors({ origins: '*', credentials: true });
@@ -42,4 +42,3 @@ cors({ origins: (origin: string) => origin });
 cors({ origins: '*', origin: 'https://a.example' });
 
 void asHook;
-void origins;

@@ -6,14 +6,13 @@ import {
   hook,
   html,
   prefix,
-  requestId,
-  requestLog,
   resource,
   scope,
   singular,
   type ErrorPage,
   type Logger,
 } from '../../core/index.js';
+import { requestId, requestLog } from '../../core/features/logging/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -78,20 +77,20 @@ resource('ids', {
 
 // A hook's request may have no route (a table's hooks run before matching).
 hook('named', {
-  request(req) {
+  onRequest(req) {
     // @ts-expect-error: route is undefined before matching
     void req.route.name;
     req.id = 'set-by-a-hook';
     return undefined;
   },
-  answer(_req, out) {
+  onSend(_req, out) {
     out.headers['X-Ok'] = '1';
     return { ...out, status: 304 };
   },
 });
 hook('wrong', {
-  // @ts-expect-error: an answer's status is a number
-  answer: (_req, out) => ({ ...out, status: '304' }),
+  // @ts-expect-error: a response's status is a number
+  onSend: (_req, out) => ({ ...out, status: '304' }),
 });
 
 // @ts-expect-error: a scope takes guards and hooks, not misspellings
@@ -112,7 +111,7 @@ requestLog(pino(), {
 // @ts-expect-error: a level is one of pino's, or silent
 requestLog(pino(), { level: () => 'loud' });
 hook('reads-the-error', {
-  answer(req) {
+  onSend(req) {
     const error: unknown = req.error;
     void error;
     // @ts-expect-error: the error is the request path's to record, a hook's to read
@@ -126,3 +125,5 @@ const named: ErrorPage = (error, _request, requestId) => {
   return html`<p>${error.status} ${requestId ?? ''}</p>`;
 };
 void named;
+// @ts-expect-error: a hook's parts are onRequest and onSend (fastify's names)
+hook('old-names', { request: () => undefined });

@@ -12,7 +12,7 @@ import {
   type FromSchema,
   type Infer,
   type Query,
-  type Request,
+  type HandlerRequest,
 } from '../../core/index.js';
 
 import { toFetch, type PrecompiledValidators } from '../../adapters/fetch.js';
@@ -77,7 +77,7 @@ const Page = {
 } as const;
 
 const auth = bearer({ verify: (token) => (token === 'x' ? { user: { id: 1, name: 'ada' } } : false) });
-async function tenant(_req: Request): Promise<{ tenant: string }> {
+async function tenant(_req: HandlerRequest): Promise<{ tenant: string }> {
   return { tenant: 't1' };
 }
 const audit = guard('audit', () => undefined);
@@ -207,7 +207,7 @@ resource(
   'posts',
   {
     // @ts-expect-error: body.title is a string, not a number
-    create: (req: Request<{}, Query, { title: number }>) => req.body.title,
+    create: (req: HandlerRequest<{}, Query, { title: number }>) => req.body.title,
   },
   {
     schemas: {

@@ -1,6 +1,6 @@
 // Type tests: compiled by `tsc -p .` in `npm test`, never run. A line marked @ts-expect-error
 // that compiles, or an Expect<Equal<…>> that does not hold, fails the build.
-import { compileSerializer, interpretSerializer, type Serializer } from '../../core/index.js';
+import { compileSerializer, interpretSerializer, type Serializer } from '../../core/schema/serialize.js';
 import { Post } from '../../examples/posts/schema.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -1,5 +1,6 @@
 // Type tests for signedIn() and res.flash(): compiled by `tsc -p .` in `npm test`, never run.
-import { resource, signedIn, type Flash } from '../../core/index.js';
+import { resource } from '../../core/index.js';
+import { flash, flashes, signedIn, type Flash } from '../../core/features/sessions/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -13,12 +14,14 @@ resource(
   {
     index(req, res) {
       type _ = Expect<Equal<typeof req.context, { user: Member }>>;
-      type __ = Expect<Equal<typeof req.flashes, readonly Flash[]>>;
+      const shown = flashes(req);
+      type __ = Expect<Equal<typeof shown, readonly Flash[]>>;
       // @ts-expect-error: the guard adds user, nothing else
       void req.context.admin;
-      res.flash('notice', 'Listed.');
+      flash(req, 'notice', 'Listed.');
       // @ts-expect-error: a message is text
-      res.flash('notice', 42);
+      flash(req, 'notice', 42);
+      void res;
       return [];
     },
   },

@@ -1,9 +1,9 @@
 // The matcher's walk as generated JavaScript: the tree unrolled into one function per table.
 import { NullObject } from '../../util/null-object.js';
-import { answerCode, DECODE, tooLong, unsupported, type Slot, type Walked } from '../answers.js';
+import { matchCode, DECODE, tooLong, unsupported, type Slot, type Walked } from '../match.js';
 import { newState, printed, ref, shapeName, type CodegenState } from './state.js';
 import { formatCode } from './format.js';
-import type { Answer } from '../interpret.js';
+import type { SlotMatch } from '../interpret.js';
 import { eachEnding, layout, pushSlot, type Constant } from './layout.js';
 import { isDotSegmentCode, segmentEndCode } from '../segments.js';
 import { COMPARE_IN_PLACE_MAX, lookupOf, shapeNumber, type Node } from '../tree.js';
@@ -55,7 +55,7 @@ type Scope = { readonly top: true } | { readonly top: false; readonly at: Readon
  * than two static children share subtree code; where small nodes took the shapes a wide one
  * needed, only nodes past `COMPARE_IN_PLACE_MAX` children share on a second attempt.
  */
-export function generateWalk(root: Node, max: number, general: Answer): GeneratedWalk | undefined {
+export function generateWalk(root: Node, max: number, general: SlotMatch): GeneratedWalk | undefined {
   try {
     // Inside the try: a tree deep enough to exhaust the stack gets the general walk, as any tree generation
     // fails on.
@@ -82,7 +82,7 @@ function plain(node: Node): boolean {
 function attempt(
   root: Node,
   max: number,
-  general: Answer,
+  general: SlotMatch,
   sharePast: number,
 ): { walk?: GeneratedWalk; fewShared: boolean } {
   const ctx = newState(max, sharePast, general);
@@ -146,7 +146,7 @@ function endingsCode(ctx: CodegenState, node: Node, depth: number, scope: Scope)
   eachEnding(
     node,
     (method, slot) => {
-      code += `if (method === ${JSON.stringify(method)}) ${answerOf(ctx, slot, scope, read)} `;
+      code += `if (method === ${JSON.stringify(method)}) ${slotMatchCode(ctx, slot, scope, read)} `;
       next += pushSlot(ctx, slot, counted);
     },
     (other) => {
@@ -161,7 +161,12 @@ function endingsCode(ctx: CodegenState, node: Node, depth: number, scope: Scope)
 }
 
 /** The code answering with `slot`, its params bound in `v0…`. */
-function answerOf(ctx: CodegenState, slot: Slot, scope: Scope, read: (offset: number) => string): string {
+function slotMatchCode(
+  ctx: CodegenState,
+  slot: Slot,
+  scope: Scope,
+  read: (offset: number) => string,
+): string {
   const route = slot.route;
   if (slot.found !== undefined) {
     return `return ${scope.top ? ref(ctx, slot.found, `the answer of ${route.name} (${route.method} ${route.path})`) : read(0)};`;
@@ -171,7 +176,7 @@ function answerOf(ctx: CodegenState, slot: Slot, scope: Scope, read: (offset: nu
     return `{ const g = ${read(0)}, r = ${read(2)}; return (g.build ?? A(g, r))(${read(1)}, r${values}); }`;
   const names = route.params;
   const tooLongCode = (i: number): string => `T(${JSON.stringify(names[i])}, ${ctx.max})`;
-  const code = answerCode(
+  const code = matchCode(
     names,
     (i) => `v${i}`,
     tooLongCode,

@@ -1,7 +1,7 @@
 // Param groups of the generated walk: the param values each route reads, built without arrays.
 import { NullObject } from '../../util/null-object.js';
 import type { Match, Route } from '../../types.js';
-import { answerCode, storesCode, tooLong, unsupported } from '../answers.js';
+import { matchCode, storesCode, tooLong, unsupported } from '../match.js';
 
 /**
  * Builders shared by the param lists of routes below shared nodes: each list a `switch` case
@@ -59,7 +59,7 @@ export function writeGroupBuilder(group: Group, route: Route, max: number): Grou
   const cases = group.lists
     .map((names, k) => `${k === last ? 'default' : `case ${k}`}: ${storesCode(names, value)}break; `)
     .join('');
-  const body = answerCode(
+  const body = matchCode(
     first,
     value,
     (i) => `T(route.params[${i}], ${max})`,

@@ -1,6 +1,6 @@
 // One traversal order of the tree, so that the generated code and its constants agree.
 import type { Route } from '../../types.js';
-import type { Found, Slot } from '../answers.js';
+import type { Found, Slot } from '../match.js';
 import type { CodegenState } from './state.js';
 import type { Group } from './groups.js';
 import { METHOD_ORDER, slotFor, type Node } from '../tree.js';

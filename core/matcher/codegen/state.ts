@@ -1,7 +1,7 @@
 // The state of one code generation: names, constants and shapes it has emitted so far.
 import type { Route } from '../../types.js';
 import { ParamGroups, writeGroupBuilder, type Group, type GroupBuilder } from './groups.js';
-import type { Answer } from '../interpret.js';
+import type { SlotMatch } from '../interpret.js';
 
 /**
  * What one attempt at writing a walk tracks (its constants, shapes and groups), and how the
@@ -29,7 +29,7 @@ export interface CodegenState {
   readonly max: number;
   /** In the top function, nodes of more static children than this share subtree code. */
   readonly sharePast: number;
-  readonly general: Answer;
+  readonly general: SlotMatch;
   /** `A`: writes a group's builder on its first match. */
   readonly buildGroup: (group: Group, route: Route) => GroupBuilder;
   /** `R`: the constants of the top function, each with a line saying what it is. */
@@ -48,7 +48,7 @@ export interface CodegenState {
 }
 
 /** A context for one attempt; `sharePast` as in `CodegenState`. */
-export function newState(max: number, sharePast: number, general: Answer): CodegenState {
+export function newState(max: number, sharePast: number, general: SlotMatch): CodegenState {
   return {
     max,
     sharePast,

@@ -3,7 +3,7 @@
 import cluster from 'node:cluster';
 import type { RequestListener } from 'node:http';
 import polka from 'polka';
-import { health } from 'sevenfold';
+import { health } from 'sevenfold/health';
 import { closeOnSignals, listen, serve, type Running } from 'sevenfold/node';
 import { mount } from 'sevenfold/polka';
 import { postsContainer, postsOptions, postsResource } from '../app.js';

@@ -1,5 +1,5 @@
 // Signed-in sessions in the posts database, so signing out ends a session everywhere (SessionStore on PostgreSQL).
-import type { SessionStore } from 'sevenfold';
+import type { SessionStore } from 'sevenfold/sessions';
 import type { Queryable } from './postgres.js';
 
 /**

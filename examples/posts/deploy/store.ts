@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { memorySessionStore, type SessionStore } from 'sevenfold';
+import { memorySessionStore, type SessionStore } from 'sevenfold/sessions';
 import { takeLock } from './lock.js';
 import type { Logger } from './log.js';
 import { migrate } from './migrations.js';

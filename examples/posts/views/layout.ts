@@ -1,13 +1,6 @@
 // The site's layout: one HTML page around every view and error page, escaped by default.
-import {
-  html,
-  trustedHtml,
-  type Flash,
-  type HttpError,
-  type Html,
-  type HtmlValue,
-  type Result,
-} from 'sevenfold';
+import { html, trustedHtml, type HttpError, type Html, type HtmlValue, type Result } from 'sevenfold';
+import { type Flash } from 'sevenfold/sessions';
 import type { PostsPaths } from '../routes.js';
 
 // Markup in this folder is kept as written (prettier leaves html`…` alone): it is what a person reads.

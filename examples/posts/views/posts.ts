@@ -6,7 +6,7 @@ import {
   type Form,
   type Html,
   type HttpError,
-  type Request,
+  type HandlerRequest,
 } from 'sevenfold';
 import type { Post } from '../post.js';
 import type { PostsPaths } from '../routes.js';
@@ -182,7 +182,7 @@ function submitted(body: unknown, id?: string): FormState {
  * problem in the site's layout.
  */
 export function postsErrorPage(p: PostsPaths) {
-  return (error: HttpError, req?: Request<any, any, any, any>, requestId?: string): Html => {
+  return (error: HttpError, req?: HandlerRequest<any, any, any, any>, requestId?: string): Html => {
     if (req !== undefined && (error.status === 422 || error.status === 409) && isFormSubmission(req)) {
       const errors = (error.errors ?? {}) as FieldErrors;
       if (req.route.name === 'posts.create') return newView(p, { ...submitted(req.body), errors });

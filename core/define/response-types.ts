@@ -1,0 +1,121 @@
+// The types of what actions answer: response schemas by status, and each action's API for a typed client.
+import type {
+  Extras,
+  HandedOf,
+  KeptKeys,
+  Kind,
+  MemberPathOf,
+  ParamOf,
+  ParamsFrom,
+  PathOf,
+  PathsOf,
+  Resource,
+  SchemaFor,
+} from './resource-types.js';
+import type { Result } from '../response/reply.js';
+import type { Infer, InferInput } from '../schema/infer.js';
+import type { StandardSchemaV1 } from '../schema/standard.js';
+
+/** The status a single `response` schema describes: the action's success (create `201`, else `200`). */
+type SuccessOf<A extends string> = A extends 'create' ? 201 : 200;
+
+// A map of statuses (`{ 200: Post }`) rather than one schema: every key a status, at least one.
+type IsStatusMap<R> = R extends StandardSchemaV1
+  ? false
+  : [keyof R] extends [never]
+    ? false
+    : [Exclude<keyof R, number | `${number}`>] extends [never]
+      ? true
+      : false;
+
+type StatusOf<K> = K extends number ? K : K extends `${infer N extends number}` ? N : never;
+
+/**
+ * The JSON bodies action `A` answers by status, from its `response` schema(s): `{ 200: Post }`; `undefined`
+ * when it declares none.
+ */
+export type ResponsesOf<S, A extends string> = S extends { readonly response: infer R }
+  ? IsStatusMap<R> extends true
+    ? { readonly [K in keyof R as StatusOf<K>]: Infer<R[K]> }
+    : { readonly [K in SuccessOf<A>]: Infer<R> }
+  : undefined;
+
+type JsonResults<M> = { [S in keyof M & number]: Result<S, M[S], 'json'> }[keyof M & number];
+
+// Answers that are not JSON, which response schemas do not describe: pages, redirects, text, bytes.
+type NotJson = Result<number, unknown, 'html' | 'text' | 'empty'> | Uint8Array | ReadableStream;
+
+/**
+ * What a handler may answer when its action declares response schemas: a plain value as the `200` body, a
+ * `Result` of a declared status whose body matches, anything not JSON (a page, a redirect, `noContent()`,
+ * text, bytes), and `undefined` where no success is declared; without response schemas, anything.
+ */
+export type HandlerResultOf<M> = [M] extends [undefined]
+  ? unknown
+  : | (200 extends keyof M ? M[200] : never)
+    | JsonResults<M>
+    | NotJson
+    | NoSuccess<M>
+    | PromiseLike<(200 extends keyof M ? M[200] : never) | JsonResults<M> | NotJson | NoSuccess<M>>;
+
+// An action that declares no success may answer `undefined` (a 204, as destroy does): nothing to declare.
+type NoSuccess<M> = [Extract<keyof M, 200 | 201 | 202 | 203 | 206>] extends [never]
+  ? undefined | void
+  : never;
+
+/** The method of action `A`: the seven's own, an extra's as declared. */
+export type MethodOf<A extends string, O> = A extends 'index' | 'show' | 'new' | 'edit'
+  ? 'GET'
+  : A extends 'create'
+    ? 'POST'
+    : A extends 'update'
+      ? 'PUT'
+      : A extends 'destroy'
+        ? 'DELETE'
+        : O extends { readonly member: { readonly [X in A]: infer M } }
+          ? M
+          : O extends { readonly collection: { readonly [X in A]: infer M } }
+            ? M
+            : string;
+
+/**
+ * One action as a client calls it: its method, path, params, query, body and answers by status, all already
+ * inferred (short types, so a table's declaration stays small).
+ */
+export interface ActionApi<M = string, P = string, Params = unknown, Q = unknown, B = unknown, R = unknown> {
+  readonly method: M;
+  readonly path: P;
+  readonly params: Params;
+  readonly query: Q;
+  readonly body: B;
+  readonly responses: R;
+}
+
+/** Every routed action of a resource as a client calls it: what it sends typed as input (defaults optional). */
+export type ApiOf<K extends Kind, A extends string, N extends string, O> = {
+  readonly [X in A]: ActionApi<
+    MethodOf<X, O>,
+    PathOf<K, X, N, O>,
+    ParamsFrom<PathOf<K, X, N, O>, SchemaFor<O, X>>,
+    SchemaFor<O, X> extends { readonly query: infer Q } ? InferInput<Q> : undefined,
+    SchemaFor<O, X> extends { readonly body: infer B }
+      ? InferInput<B>
+      : X extends 'create' | 'update' | Extras<O>
+        ? unknown
+        : undefined,
+    ResponsesOf<SchemaFor<O, X>, X>
+  >;
+};
+
+/**
+ * What `resource()` and `singular()` return, from the handlers' names (`Names`, never their types, so that a
+ * declaration file stays small) and the options.
+ */
+export type ResourceOf<K extends Kind, N extends string, Names, O> = Resource<
+  N,
+  PathsOf<K, KeptKeys<Names, O>, N, O>,
+  MemberPathOf<K, N, O>,
+  K extends 'singular' ? undefined : ParamOf<N, O>,
+  HandedOf<O>,
+  ApiOf<K, KeptKeys<Names, O>, N, O>
+>;
