@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from '../support/paths.js';
-import { startPostgres } from '../support/postgres.js';
+import { needPostgres, startPostgres } from '../support/postgres.js';
 
 /**
  * examples/posts itself, on each of its stores, under the bench's request mix: what a real store
@@ -139,7 +139,7 @@ const median = (values: number[]): number =>
 /** The section of `npm run bench` for examples/posts on its stores, as Markdown. */
 export async function exampleFigures(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sevenfold-bench-'));
-  const postgres = await startPostgres();
+  const postgres = needPostgres('the PostgreSQL rows of the bench').ok ? await startPostgres() : undefined;
   try {
     const variants: Variant[] = [
       { name: 'memory (`DATA_DIR=memory`)', env: { DATA_DIR: 'memory' } },

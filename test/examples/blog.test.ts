@@ -8,7 +8,8 @@ import { blog } from '../../examples/blog/table.js';
 import { exchanges, sameWires } from '../support/wires.js';
 import { expectProblem, json, type RawRequest, type RawResponse } from '../support/http.js';
 import { ROOT } from '../support/paths.js';
-import { requireRuntimes } from '../support/runtimes.js';
+import { needs } from '../support/needs.js';
+import { needRuntimes } from '../support/runtimes.js';
 import { start, stop } from '../support/spawn.js';
 import { main } from '../../adapters/cli.js';
 
@@ -286,20 +287,20 @@ test('examples/blog :: main.ts serves the table on PORT and prints where', async
   }
 });
 
-test('examples/blog :: runs as a Worker on workerd (`npm run start:worker`) and keeps the contract', async () => {
-  if (
-    requireRuntimes(['workerd'] as const, 'examples/blog as a Worker (test/examples/blog.test.ts)') ===
-    undefined
-  )
-    return;
-  const server = await start(process.execPath, ['build/examples/blog/serve-worker.js'], { PORT: '0' });
-  try {
-    const { sent } = await blogContract(server.url, false);
-    assert.ok(sent.length > 20, `only ${sent.length} links seen`);
-  } finally {
-    assert.equal(await stop(server), [0, null]);
-  }
-});
+const workerd = needRuntimes(['workerd'] as const, 'examples/blog as a Worker (test/examples/blog.test.ts)');
+
+needs(workerd, test)(
+  'examples/blog :: runs as a Worker on workerd (`npm run start:worker`) and keeps the contract',
+  async () => {
+    const server = await start(process.execPath, ['build/examples/blog/serve-worker.js'], { PORT: '0' });
+    try {
+      const { sent } = await blogContract(server.url, false);
+      assert.ok(sent.length > 20, `only ${sent.length} links seen`);
+    } finally {
+      assert.equal(await stop(server), [0, null]);
+    }
+  },
+);
 
 test('examples/blog/validators.ts :: is what `sevenfold validators` makes of the table (`npm run docs` regenerates it)', async () => {
   let out = '';

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, needChromium } from '../support/browser.js';
 import { ROOT } from '../support/paths.js';
 import { served } from '../support/posts.js';
+import { needs } from '../support/needs.js';
 import { ADAPTERS } from '../support/servers.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -38,9 +39,10 @@ function attackerSite(target: string): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const browserRun = suite<{ browser: Browser | undefined }>('examples/posts in Chromium', {
-  browser: undefined,
-});
+const browserRun = needs(
+  needChromium('the browser tests of examples/posts (test/examples/browser.test.ts)'),
+  suite<{ browser: Browser }>('examples/posts in Chromium'),
+);
 
 browserRun.before(async (context) => {
   context.browser = await launchChromium();
@@ -51,7 +53,6 @@ browserRun.after(async (context) => {
 
 for (const [index, adapter] of ADAPTERS.entries()) {
   browserRun(`a person manages posts through the pages, on ${adapter.name}`, async ({ browser }) => {
-    if (browser === undefined) return;
     const running = await adapter.start(...served());
     const context = await browser.newContext({ viewport: { width: 900, height: 640 } });
     const page = await context.newPage();

@@ -7,7 +7,8 @@ import pg from 'pg';
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseResponse, raw, type RawResponse } from '../support/http.js';
-import { sharedPostgres, type Postgres } from '../support/postgres.js';
+import { needs } from '../support/needs.js';
+import { needPostgres, sharedPostgres, type Postgres } from '../support/postgres.js';
 import {
   createdDataDir,
   EXAMPLE,
@@ -63,15 +64,18 @@ async function heldCreates(
   };
 }
 
+const server = needPostgres(
+  'examples/posts stopped or restarted on a PostgreSQL server (test/examples/operations.test.ts)',
+);
 const group = suite('examples/posts stopped by a signal to its whole process group');
-let postgres: Postgres | undefined;
-group.before(async () => void (postgres = await sharedPostgres()));
+const groupOnServer = needs(server, group);
+let postgres: Postgres;
+groupOnServer.before(async () => void (postgres = await sharedPostgres()));
 
 for (const workers of [1, 2]) {
-  group(
+  groupOnServer(
     `WORKERS=${workers} :: SIGTERM to the group (twice, as a supervisor may) lets creates held in PostgreSQL finish with 201, exit 0`,
     async () => {
-      if (postgres === undefined) return;
       const databaseUrl = await postgres.database(`group_${workers}`);
       const app = await start(
         'node',
@@ -134,13 +138,12 @@ group(
 
 group.run();
 
-const restarts = suite('examples/posts restarted by SIGHUP');
+const restarts = needs(server, suite('examples/posts restarted by SIGHUP'));
 restarts.before(async () => void (postgres = await sharedPostgres()));
 
 restarts(
   'WORKERS=2 :: SIGHUP replaces both workers one at a time while clients keep asking: no connection refused, every answer 200',
   async () => {
-    if (postgres === undefined) return;
     const app = await start('node', EXAMPLE, {
       PORT: '0',
       WORKERS: '2',

@@ -8,7 +8,8 @@ import { jsonLogger } from '../../examples/posts/deploy/log.js';
 import { guarded, isUnavailable, Outage, RETRY_AFTER_SECONDS } from '../../examples/posts/deploy/outage.js';
 import type { Queryable } from '../../examples/posts/deploy/postgres.js';
 import { raw } from '../support/http.js';
-import { startPostgres, type Postgres } from '../support/postgres.js';
+import { needs } from '../support/needs.js';
+import { needPostgres, startPostgres, type Postgres } from '../support/postgres.js';
 import { EXAMPLE, start, type Started } from '../support/spawn.js';
 
 const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -98,7 +99,10 @@ test('Outage :: one line when it starts, a count every summaryEvery while it las
 test.run();
 
 // A cluster of its own: these tests stop and freeze it, which the shared one's other users must not see.
-const down = suite<{ postgres?: Postgres }>('examples/posts with its PostgreSQL server down or frozen');
+const down = needs(
+  needPostgres('examples/posts with its PostgreSQL server down (test/examples/outage.test.ts)'),
+  suite<{ postgres: Postgres }>('examples/posts with its PostgreSQL server down or frozen'),
+);
 down.before(async (context) => {
   context.postgres = await startPostgres();
 });
@@ -147,7 +151,6 @@ for (const how of ['stopped', 'frozen'] as const) {
   down(
     `a database ${how} under requests :: 503 with Retry-After, one line for the outage, served again after`,
     async ({ postgres }) => {
-      if (postgres === undefined) return;
       const app = await startOn(postgres, `outage_${how}`);
       let thaw: (() => void) | undefined;
       try {

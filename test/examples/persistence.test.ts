@@ -4,7 +4,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Post } from '../../examples/posts/post.js';
 import { postsContract } from '../support/posts-contract.js';
-import { sharedPostgres, type Postgres } from '../support/postgres.js';
+import { needs } from '../support/needs.js';
+import { needPostgres, sharedPostgres, type Postgres } from '../support/postgres.js';
 import {
   createdDataDir,
   EXAMPLE,
@@ -201,14 +202,16 @@ embedded('WORKERS=2 without DATABASE_URL is refused with a message that names DA
 
 embedded.run();
 
-const server = suite('examples/posts on a PostgreSQL server, WORKERS=2');
-let postgres: Postgres | undefined;
+const server = needs(
+  needPostgres('examples/posts on a PostgreSQL server (test/examples/persistence.test.ts)'),
+  suite('examples/posts on a PostgreSQL server, WORKERS=2'),
+);
+let postgres: Postgres;
 server.before(async () => void (postgres = await sharedPostgres()));
 
 server(
   'the contract; then concurrent creates of one id give exactly one 201 across the processes',
   async () => {
-    if (postgres === undefined) return;
     const url = await postgres.database('contract');
     const app = await start('node', EXAMPLE, { PORT: '0', WORKERS: '2', DATABASE_URL: url });
     try {
@@ -237,7 +240,6 @@ server(
 server(
   'SIGKILL one worker mid-burst: the other keeps serving, the primary replaces it, nothing acknowledged is lost',
   async () => {
-    if (postgres === undefined) return;
     const url = await postgres.database('kill');
     const app = await start('node', EXAMPLE, { PORT: '0', WORKERS: '2', DATABASE_URL: url });
     try {

@@ -7,8 +7,9 @@ import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { formatRoutes } from '../../core/index.js';
 import { corsOrigins, postsTable } from '../../examples/posts/hooks.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, needChromium } from '../support/browser.js';
 import { json, raw } from '../support/http.js';
+import { needs } from '../support/needs.js';
 import { deterministicPosts, served } from '../support/posts.js';
 import { refused, start, stop } from '../support/spawn.js';
 import { onEvery, startAll } from '../support/servers.js';
@@ -150,9 +151,10 @@ function pageFetch(page: Page, url: string, init: RequestInit & { form?: string 
   );
 }
 
-const browserRun = suite<{ browser: Browser | undefined }>('examples/posts CORS in Chromium', {
-  browser: undefined,
-});
+const browserRun = needs(
+  needChromium('CORS in Chromium (test/examples/posts-cors.test.ts)'),
+  suite<{ browser: Browser }>('examples/posts CORS in Chromium'),
+);
 browserRun.before(async (context) => {
   context.browser = await launchChromium();
 });
@@ -164,7 +166,6 @@ for (const adapter of ['polka', 'node']) {
   browserRun(
     `a page of a CORS_ORIGINS origin uses the JSON API, another is blocked, on ${adapter}`,
     async ({ browser }) => {
-      if (browser === undefined) return;
       const pages = await pageServer();
       const { port } = pages.address() as AddressInfo;
       // One page server, two origins: http://localhost:port is listed, http://127.0.0.1:port is not.

@@ -13,7 +13,8 @@ import { PostgresPostRepository } from '../../examples/posts/deploy/postgres.js'
 import { PostgresSessionStore } from '../../examples/posts/deploy/sessions.js';
 import type { RawResponse } from '../support/http.js';
 import { inProcess, quietHandler } from '../support/in-process.js';
-import { sharedPostgres } from '../support/postgres.js';
+import { needs, type Need } from '../support/needs.js';
+import { needPostgres, sharedPostgres } from '../support/postgres.js';
 import { deterministicPosts } from '../support/posts.js';
 
 /** A store under test: an empty one per call, the pool to look at its table with, and how to let go. */
@@ -25,16 +26,14 @@ interface Opened {
 
 const HOUR = 3_600_000;
 
-function contract(name: string, open: () => Promise<Opened | undefined>): void {
-  const it = suite(`SessionStore on ${name}`);
+function contract(name: string, open: () => Promise<Opened>, need?: Need): void {
+  const plain = suite(`SessionStore on ${name}`);
+  const it = need === undefined ? plain : needs(need, plain);
   let opened: Opened | undefined;
   it.before(async () => void (opened = await open()));
   it.after(async () => void (await opened?.close()));
-  // Without a server on a developer's machine the PostgreSQL half has said loudly that it skipped.
   const check = (title: string, body: (store: SessionStore) => Promise<void>) =>
-    it(title, async () => {
-      if (opened !== undefined) await body(await opened.empty());
-    });
+    it(title, async () => body(await opened!.empty()));
 
   check('create, get, update and destroy; an update or destroy of nothing says so', async (store) => {
     assert.is(await store.get('k'), undefined);
@@ -86,17 +85,20 @@ contract('PGlite', async () => {
   };
 });
 
-contract('a PostgreSQL server', async () => {
-  const server = await sharedPostgres();
-  if (server === undefined) return undefined;
-  const pool = new pg.Pool({ connectionString: await server.database('sessions'), max: 20 });
-  await migrate(pool);
-  return {
-    pool,
-    empty: async () => (await pool.query('TRUNCATE sessions'), new PostgresSessionStore(pool)),
-    close: async () => pool.end(),
-  };
-});
+contract(
+  'a PostgreSQL server',
+  async () => {
+    const server = await sharedPostgres();
+    const pool = new pg.Pool({ connectionString: await server.database('sessions'), max: 20 });
+    await migrate(pool);
+    return {
+      pool,
+      empty: async () => (await pool.query('TRUNCATE sessions'), new PostgresSessionStore(pool)),
+      close: async () => pool.end(),
+    };
+  },
+  needPostgres('the PostgreSQL server half (test/examples/posts-sessions.test.ts)'),
+);
 
 const TOKEN = 'a-token-for-the-sessions-test';
 const ENV = {

@@ -8,7 +8,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsOptions } from '../../examples/posts/app.js';
 import { postsTable } from '../../examples/posts/hooks.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, needChromium } from '../support/browser.js';
+import { needs } from '../support/needs.js';
 import { deterministicPosts } from '../support/posts.js';
 import { ADAPTERS } from '../support/servers.js';
 
@@ -42,9 +43,9 @@ function attackerSite(target: string): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const run = suite<{ browser: Browser | undefined; saved: string | undefined }>(
-  'examples/posts signed in, in Chromium',
-  { browser: undefined, saved: undefined },
+const run = needs(
+  needChromium('signing in, in Chromium (test/examples/posts-sign-in-browser.test.ts)'),
+  suite<{ browser: Browser; saved?: string }>('examples/posts signed in, in Chromium'),
 );
 
 run.before(async (context) => {
@@ -60,7 +61,6 @@ run.after(async (context) => {
 });
 
 run('a person signs in, writes a post with its notice shown once, and signs out', async ({ browser }) => {
-  if (browser === undefined) return;
   const posts = deterministicPosts();
   const running = await ADAPTERS[0]!.start(postsTable({ env: ENV }, posts), postsOptions(posts));
   const context = await browser.newContext();

@@ -8,7 +8,8 @@ import { PostgresPostRepository } from '../../examples/posts/deploy/postgres.js'
 import { MemoryPostRepository, type PostRepository } from '../../examples/posts/repository.js';
 import { quietHandler } from '../support/in-process.js';
 import { postsContract } from '../support/posts-contract.js';
-import { sharedPostgres, type Postgres } from '../support/postgres.js';
+import { needs, type Need } from '../support/needs.js';
+import { needPostgres, sharedPostgres, type Postgres } from '../support/postgres.js';
 import { deterministicPosts } from '../support/posts.js';
 import { refused } from '../support/spawn.js';
 
@@ -41,16 +42,14 @@ function contractWires(repository: PostRepository): Promise<string[]> {
   return postsContract(quietHandler(deterministicPosts(undefined, repository)), { deterministic: true });
 }
 
-function storeSuite(name: string, open: () => Promise<Store | undefined>): void {
-  const it = suite(`PostRepository on ${name}`);
+function storeSuite(name: string, open: () => Promise<Store>, need?: Need): void {
+  const plain = suite(`PostRepository on ${name}`);
+  const it = need === undefined ? plain : needs(need, plain);
   let store: Store | undefined;
   it.before(async () => void (store = await open()));
   it.after(async () => void (await store?.close()));
-  // Without a server on a developer's machine the PostgreSQL half has said loudly that it skipped.
   const check = (title: string, body: (repository: PostRepository) => Promise<void>) =>
-    it(title, async () => {
-      if (store !== undefined) await body(await store.empty());
-    });
+    it(title, async () => body(await store!.empty()));
 
   check('starts empty', async (repository) => {
     assert.equal(await repository.list(10, 0), { posts: [], total: 0 });
@@ -148,28 +147,31 @@ storeSuite('PGlite', async () => {
   };
 });
 
-let server: Postgres | undefined;
+const onServer = needPostgres('the PostgreSQL server half (test/examples/repository.test.ts)');
+let server: Postgres;
 
-storeSuite('a PostgreSQL server', async () => {
-  server = await sharedPostgres();
-  if (server === undefined) return undefined;
-  const pool = new pg.Pool({ connectionString: await server.database('repository'), max: 20 });
-  await migrate(pool);
-  return {
-    empty: async () => {
-      await pool.query('TRUNCATE posts');
-      return new PostgresPostRepository(pool);
-    },
-    close: async () => pool.end(),
-  };
-});
+storeSuite(
+  'a PostgreSQL server',
+  async () => {
+    server = await sharedPostgres();
+    const pool = new pg.Pool({ connectionString: await server.database('repository'), max: 20 });
+    await migrate(pool);
+    return {
+      empty: async () => {
+        await pool.query('TRUNCATE posts');
+        return new PostgresPostRepository(pool);
+      },
+      close: async () => pool.end(),
+    };
+  },
+  onServer,
+);
 
-const migrations = suite('migrations on a PostgreSQL server');
+const migrations = needs(onServer, suite('migrations on a PostgreSQL server'));
 
 migrations(
   'processes starting at once apply each step exactly once; a later start applies nothing',
   async () => {
-    if (server === undefined) return;
     const url = await server.database('migrations');
     const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: url, max: 1 }));
     try {
@@ -200,7 +202,6 @@ migrations(
 );
 
 migrations('a failing step rolls back whole and is retried by the next start', async () => {
-  if (server === undefined) return;
   const url = await server.database('broken');
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   try {
@@ -225,7 +226,6 @@ migrations('a failing step rolls back whole and is retried by the next start', a
 migrations(
   'a database that records a step this code does not know is refused, and left as it was',
   async () => {
-    if (server === undefined) return;
     const url = await server.database('newer');
     const pool = new pg.Pool({ connectionString: url, max: 1 });
     try {

@@ -4,7 +4,8 @@
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RawResponse } from '../support/http.js';
-import { sharedPostgres, type Postgres } from '../support/postgres.js';
+import { needs } from '../support/needs.js';
+import { needPostgres, sharedPostgres, type Postgres } from '../support/postgres.js';
 import { SECRET, signedInOn, signedOutOn, signInFlow, TOKEN, Visitor } from '../support/posts-sign-in.js';
 import { createdDataDir, EXAMPLE, printed, start, stop, workersOf, type Started } from '../support/spawn.js';
 
@@ -82,14 +83,16 @@ async function onEveryWorker(
   }
 }
 
-const workers = suite('examples/posts signed in with WORKERS=2 on a PostgreSQL server');
-let postgres: Postgres | undefined;
+const workers = needs(
+  needPostgres('signing in with WORKERS=2 on a PostgreSQL server (test/examples/start-sign-in.test.ts)'),
+  suite('examples/posts signed in with WORKERS=2 on a PostgreSQL server'),
+);
+let postgres: Postgres;
 workers.before(async () => void (postgres = await sharedPostgres()));
 
 workers(
   'WORKERS=2 :: a session made by one worker is honoured by the other, and signing out on one ends it on both',
   async () => {
-    if (postgres === undefined) return;
     // LOG_LEVEL left at info: each answer's log line says which worker gave it.
     const app = await start('node', EXAMPLE, {
       ...SIGNED_IN,

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toFetch } from '../../adapters/fetch.js';
 import { resource } from '../../core/index.js';
-import { requireRuntimes } from '../support/runtimes.js';
+import { needs } from '../support/needs.js';
+import { needRuntimes } from '../support/runtimes.js';
 import { bundleWorker, runWorker } from '../../examples/blog/worker-tools.js';
 
 /**
@@ -45,13 +46,15 @@ test('toFetch :: concurrent slow steps each get 503 at their own limit; quick on
   assert.match(String(errors[0]), /waits\.show did not answer within 100 ms/);
 });
 
-test('workerd :: the time limit holds for every concurrent request, not just the one that started the timer', async () => {
-  if (
-    requireRuntimes(['workerd'] as const, 'handlerTimeout on workerd (test/http/fetch-deadlines.test.ts)') ===
-    undefined
-  )
-    return;
-  const source = `
+const workerd = needRuntimes(
+  ['workerd'] as const,
+  'handlerTimeout on workerd (test/http/fetch-deadlines.test.ts)',
+);
+
+needs(workerd, test)(
+  'workerd :: the time limit holds for every concurrent request, not just the one that started the timer',
+  async () => {
+    const source = `
     import { toFetch } from './build/adapters/fetch.js';
     import { resource } from './build/core/index.js';
     const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -59,22 +62,23 @@ test('workerd :: the time limit holds for every concurrent request, not just the
     let handler;
     export default { fetch: (request) => (handler ??= toFetch(waits, { handlerTimeout: 200, onError: () => {} }))(request) };
   `;
-  const worker = await runWorker(await bundleWorker({ source }), { host: '127.0.0.1', port: 0 });
-  try {
-    const ask = async (ms: number, after: number) => {
-      await sleep(after);
-      return [ms, (await fetch(new URL(`/waits/${ms}`, worker.url))).status];
-    };
-    // The first request ends at once: under a shared sweep, its timer would die with it.
-    assert.equal(await Promise.all([ask(20, 0), ask(3000, 0), ask(3000, 50), ask(50, 80)]), [
-      [20, 200],
-      [3000, 503],
-      [3000, 503],
-      [50, 200],
-    ]);
-  } finally {
-    await worker.dispose();
-  }
-});
+    const worker = await runWorker(await bundleWorker({ source }), { host: '127.0.0.1', port: 0 });
+    try {
+      const ask = async (ms: number, after: number) => {
+        await sleep(after);
+        return [ms, (await fetch(new URL(`/waits/${ms}`, worker.url))).status];
+      };
+      // The first request ends at once: under a shared sweep, its timer would die with it.
+      assert.equal(await Promise.all([ask(20, 0), ask(3000, 0), ask(3000, 50), ask(50, 80)]), [
+        [20, 200],
+        [3000, 503],
+        [3000, 503],
+        [50, 200],
+      ]);
+    } finally {
+      await worker.dispose();
+    }
+  },
+);
 
 test.run();

@@ -7,7 +7,8 @@ import { resource } from '../../core/index.js';
 import { toFetch } from '../../adapters/fetch.js';
 import { utf8Length } from '../../adapters/web/fetch-exchange.js';
 import { ROOT } from '../support/paths.js';
-import { requireRuntimes } from '../support/runtimes.js';
+import { needs } from '../support/needs.js';
+import { needRuntimes } from '../support/runtimes.js';
 
 const notes = resource('notes', { create: (req, res) => res.created('/notes/1', { got: req.body ?? null }) });
 const handler = toFetch(notes, { bodyLimit: 16 });
@@ -66,11 +67,16 @@ test('toFetch :: every Response has headers of its own', async () => {
   assert.equal(await second.json(), { id: '2' });
 });
 
-test('toFetch on Bun :: answers of one Content-Type, made from one shared Headers, each have their own', () => {
-  const found = requireRuntimes(['bun'] as const, 'toFetch on Bun, shared Headers');
-  if (found === undefined) return;
-  // Bun alone is given a shared Headers (adapters/web/fetch-request.ts), so this runs there.
-  const script = `
+const onBun = needRuntimes(
+  ['bun'] as const,
+  'toFetch on Bun, shared Headers (test/http/fetch-request.test.ts)',
+);
+
+needs(onBun, test)(
+  'toFetch on Bun :: answers of one Content-Type, made from one shared Headers, each have their own',
+  () => {
+    // Bun alone is given a shared Headers (adapters/web/fetch-request.ts), so this runs there.
+    const script = `
     import { toFetch } from ${JSON.stringify(join(ROOT, 'build', 'adapters', 'fetch.js'))};
     import { resource } from ${JSON.stringify(join(ROOT, 'build', 'core', 'index.js'))};
     const serve = toFetch(resource('items', { show: (req) => ({ id: req.params.item_id }) }));
@@ -80,17 +86,18 @@ test('toFetch on Bun :: answers of one Content-Type, made from one shared Header
     const second = await serve(new Request('http://x/items/2'));
     console.log(JSON.stringify([[...first.headers], [...second.headers], await second.json()]));
   `;
-  const run = spawnSync(found.bun.bin, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
-  assert.is(run.status, 0, run.stderr);
-  assert.equal(JSON.parse(run.stdout), [
-    [
-      ['content-type', 'text/plain'],
-      ['x-changed', 'yes'],
-    ],
-    [['content-type', 'application/json; charset=utf-8']],
-    { id: '2' },
-  ]);
-});
+    const run = spawnSync(onBun.found!.bun.bin, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.is(run.status, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout), [
+      [
+        ['content-type', 'text/plain'],
+        ['x-changed', 'yes'],
+      ],
+      [['content-type', 'application/json; charset=utf-8']],
+      { id: '2' },
+    ]);
+  },
+);
 
 test('utf8Length() :: counts what TextEncoder would write, lone surrogates as U+FFFD', () => {
   const samples = ['', 'abc', 'é', '€', '😀', 'a\ud800b', '\udc00', 'x😀é\ud800', '\ud83d', 'ab\ud83d'];

@@ -9,7 +9,8 @@ import { ANSWER_HEADERS, inProcess } from '../support/in-process.js';
 import { ROOT } from '../support/paths.js';
 import { runtimeApp } from '../support/runtime-apps.js';
 import { EXCHANGES, MALFORMED, type Exchange } from '../support/runtime-exchanges.js';
-import { requireRuntimes, type Runtime } from '../support/runtimes.js';
+import { needs } from '../support/needs.js';
+import { needRuntimes, type Runtime } from '../support/runtimes.js';
 import { start, stop, type Started } from '../support/spawn.js';
 
 /**
@@ -196,7 +197,6 @@ function differences(
 interface Servers {
   node?: Running;
   others: Array<{ runtime: Runtime; started: Started }>;
-  found?: { bun: Runtime; deno: Runtime; workerd: Runtime };
 }
 
 /** Sends `exchanges` in order to node and the other runtimes; what differs beyond PLATFORM_DIFFERENCES. */
@@ -230,19 +230,19 @@ async function compare(
   return problems;
 }
 
-const runtimes = suite<Servers>('toFetch on Bun, Deno and workerd, examples/posts', {
-  others: [],
-});
+const bunDenoWorkerd = needRuntimes(
+  ['bun', 'deno', 'workerd'] as const,
+  'the Bun, Deno and workerd servers (test/http/runtimes.test.ts)',
+);
+const runtimes = needs(
+  bunDenoWorkerd,
+  suite<Servers>('toFetch on Bun, Deno and workerd, examples/posts', { others: [] }),
+);
 
 runtimes.before(async (context) => {
-  context.found = requireRuntimes(
-    ['bun', 'deno', 'workerd'] as const,
-    'the Bun, Deno and workerd servers (test/http/runtimes.test.ts)',
-  );
-  if (context.found === undefined) return;
   const { source, options } = runtimeApp('posts');
   const env = { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', POSTS_TOKEN: '' };
-  const { bun, deno, workerd } = context.found;
+  const { bun, deno, workerd } = bunDenoWorkerd.found!;
   const [node, onBun, onDeno, onWorkerd] = await Promise.all([
     serve(source, { ...options, port: 0, host: '127.0.0.1' }),
     start(bun.bin, ['test/runtimes/serve-bun.js', 'posts'], env),
@@ -267,7 +267,6 @@ const seen = new Set<string>();
 runtimes(
   'every exchange: the same status, headers that matter and body as the node adapter',
   async (context) => {
-    if (context.found === undefined) return;
     assert.equal(await compare(context, EXCHANGES, seen), []);
   },
 );
@@ -275,7 +274,6 @@ runtimes(
 runtimes(
   'malformed requests: the same answers, but for what the platform answers itself',
   async (context) => {
-    if (context.found === undefined) return;
     assert.equal(await compare(context, MALFORMED, seen), []);
     const stale = PLATFORM_DIFFERENCES.filter((d) => !seen.has(`${d.runtime}/${d.exchange}`));
     assert.equal(stale, [], 'every PLATFORM_DIFFERENCES entry names an exchange that ran');
@@ -283,7 +281,6 @@ runtimes(
 );
 
 runtimes('the comparison reports a header, a length or a status that differs', async (context) => {
-  if (context.found === undefined) return;
   const answer = await raw(context.node!.url, { path: '/posts' });
   const exchange = { name: 'index', request: { path: '/posts' }, status: 200 };
   const want = comparable(answer);

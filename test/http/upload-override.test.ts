@@ -6,7 +6,8 @@ import { chunked, expectProblem, json, raw, type RawRequest, type RawResponse } 
 import { ANSWER_HEADERS, inProcess, quietHandler, sameAnswer, toRequest } from '../support/in-process.js';
 import { answerBeforeTheEnd, body, BOUNDARY, MULTIPART, part } from '../support/multipart.js';
 import { runtimeApp } from '../support/runtime-apps.js';
-import { requireRuntimes } from '../support/runtimes.js';
+import { needs } from '../support/needs.js';
+import { needRuntimes } from '../support/runtimes.js';
 import { onEvery, withServers } from '../support/servers.js';
 import { start, stop, type Started } from '../support/spawn.js';
 import { OVERRIDE_LIMITS, probe, table } from '../support/upload-override-app.js';
@@ -316,17 +317,20 @@ served.run();
 
 // ---- toFetch on Bun, Deno and workerd: each runtime's own request streams, peeked at and read on.
 
-const onRuntimes = suite<{ node?: Running; others: Array<{ name: string; started: Started }> }>(
-  'upload override on Bun, Deno and workerd',
-  { others: [] },
+const bunDenoWorkerd = needRuntimes(
+  ['bun', 'deno', 'workerd'] as const,
+  'upload override on Bun, Deno and workerd (test/http/upload-override.test.ts)',
+);
+const onRuntimes = needs(
+  bunDenoWorkerd,
+  suite<{ node?: Running; others: Array<{ name: string; started: Started }> }>(
+    'upload override on Bun, Deno and workerd',
+    { others: [] },
+  ),
 );
 
 onRuntimes.before(async (context) => {
-  const found = requireRuntimes(
-    ['bun', 'deno', 'workerd'] as const,
-    'upload override on Bun, Deno and workerd',
-  );
-  if (found === undefined) return;
+  const found = bunDenoWorkerd.found!;
   const { source, options } = runtimeApp('upload-override');
   const env = { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
   const app = 'upload-override';
@@ -353,7 +357,6 @@ onRuntimes.after(async (context) => {
 });
 
 onRuntimes('every form above: the same status, headers that matter and body as node', async (context) => {
-  if (context.node === undefined) return;
   const requests: RawRequest[] = [
     post(EDIT),
     CHUNKED_EDIT,
@@ -371,7 +374,7 @@ onRuntimes('every form above: the same status, headers that matter and body as n
   ];
   const problems: string[] = [];
   for (const request of requests) {
-    const expected = await raw(context.node.url, request, true);
+    const expected = await raw(context.node!.url, request, true);
     for (const { name, started } of context.others) {
       const answer = await raw(started.url, request, true);
       for (const field of ['status', 'body', ...ANSWER_HEADERS] as const) {

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toFetch } from '../../adapters/fetch.js';
 import { resource } from '../../core/index.js';
-import { requireRuntimes } from '../support/runtimes.js';
+import { needs } from '../support/needs.js';
+import { needRuntimes } from '../support/runtimes.js';
 import { bundleWorker, runWorker } from '../../examples/blog/worker-tools.js';
 
 /**
@@ -22,9 +23,9 @@ test('toFetch :: a CF-Connecting-IP header on a request without the platform’s
   assert.equal(await (await handler(onWorkers)).json(), { ip: '203.0.113.9' });
 });
 
-test('workerd :: req.ip is the client’s address the platform gives', async () => {
-  if (requireRuntimes(['workerd'] as const, 'req.ip on workerd (test/http/workerd.test.ts)') === undefined)
-    return;
+const workerd = needRuntimes(['workerd'] as const, 'req.ip on workerd (test/http/workerd.test.ts)');
+
+needs(workerd, test)('workerd :: req.ip is the client’s address the platform gives', async () => {
   const source = `
     import { toFetch } from './build/adapters/fetch.js';
     import { resource } from './build/core/index.js';

@@ -6,7 +6,8 @@ import type { client as Client } from '../../core/client/index.js';
 import { clientApp } from '../support/client-app.js';
 import { quietHandler } from '../support/in-process.js';
 import { ROOT } from '../support/paths.js';
-import { requireRuntimePackage } from '../support/runtimes.js';
+import { needs } from '../support/needs.js';
+import { needRuntimePackage } from '../support/runtimes.js';
 
 /** The part of esbuild used here. */
 interface Esbuild {
@@ -16,37 +17,40 @@ interface Esbuild {
 // docs/client.md states the size; a change that passes this bound must say so there.
 const MAX_GZIPPED_BYTES = 2048;
 
-test('sevenfold/client :: bundles for a browser, minified and gzipped, under 2 kB, and runs', async () => {
-  const esbuild = requireRuntimePackage<Esbuild>(
-    'esbuild',
-    'the client bundle (test/package/client-bundle.test.ts)',
-  );
-  if (esbuild === undefined) return;
-  // The built entry, as a bundler resolves `sevenfold/client` from the package.
-  const bundle = await esbuild.build({
-    entryPoints: [join(ROOT, 'build', 'core', 'client', 'index.js')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    // A browser has no node: builtins: importing one fails the build.
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  const [output] = bundle.outputFiles;
-  const gzipped = gzipSync(output!.contents, { level: 9 }).length;
-  assert.ok(gzipped <= MAX_GZIPPED_BYTES, `the client is ${gzipped} bytes gzipped`);
-  assert.not.match(output!.text, /node:/);
+const esbuild = needRuntimePackage<Esbuild>(
+  'esbuild',
+  'the client bundle (test/package/client-bundle.test.ts)',
+);
 
-  // The bundle alone, loaded as a module, calls a table in process.
-  const loaded = (await import(`data:text/javascript,${encodeURIComponent(output!.text)}`)) as {
-    client: typeof Client;
-  };
-  const table = clientApp();
-  const api = loaded.client(table, { baseUrl: 'http://test.local', fetch: quietHandler(table) });
-  const shown = await api.posts.show({ params: { post_id: '1' } });
-  assert.equal([shown.status, shown.body], [200, { id: '1', title: 'Hello' }]);
-});
+needs(esbuild, test)(
+  'sevenfold/client :: bundles for a browser, minified and gzipped, under 2 kB, and runs',
+  async () => {
+    // The built entry, as a bundler resolves `sevenfold/client` from the package.
+    const bundle = await esbuild.found!.build({
+      entryPoints: [join(ROOT, 'build', 'core', 'client', 'index.js')],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      // A browser has no node: builtins: importing one fails the build.
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+    });
+    const [output] = bundle.outputFiles;
+    const gzipped = gzipSync(output!.contents, { level: 9 }).length;
+    assert.ok(gzipped <= MAX_GZIPPED_BYTES, `the client is ${gzipped} bytes gzipped`);
+    assert.not.match(output!.text, /node:/);
+
+    // The bundle alone, loaded as a module, calls a table in process.
+    const loaded = (await import(`data:text/javascript,${encodeURIComponent(output!.text)}`)) as {
+      client: typeof Client;
+    };
+    const table = clientApp();
+    const api = loaded.client(table, { baseUrl: 'http://test.local', fetch: quietHandler(table) });
+    const shown = await api.posts.show({ params: { post_id: '1' } });
+    assert.equal([shown.status, shown.body], [200, { id: '1', title: 'Hello' }]);
+  },
+);
 
 test.run();

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from '../support/paths.js';
-import { findRuntime, requireRuntimes } from '../support/runtimes.js';
+import { needs } from '../support/needs.js';
+import { findRuntime, needRuntimes } from '../support/runtimes.js';
 
 // The runtimes the tests use besides this Node come from test/runtimes/, a package of its own:
 // a user's `npm install` of sevenfold, or of this repository, never downloads them.
@@ -42,17 +43,24 @@ test('runtimes :: the `node` the tests spawn is the node running them (.ci/run p
   assert.is(spawned.stdout.trim(), process.version);
 });
 
-test('runtimes :: each is found and is the version it is named for, or says why not', () => {
-  const found = requireRuntimes(['bun', 'deno', 'node22', 'node24'] as const, 'the runtimes check');
-  if (found === undefined) return;
-  assert.match(found.node22.version, /^v22\./);
-  assert.match(found.node24.version, /^v24\./);
-  assert.match(found.deno.version, /^deno 2\./);
-  assert.match(found.bun.version, /^1\./);
-  // A name with no package says so, naming what to run.
-  const none = findRuntime('node23' as 'node22');
-  assert.type(none, 'string');
-  assert.match(none as string, /npm run runtimes/);
-});
+const installed = needRuntimes(
+  ['bun', 'deno', 'node22', 'node24'] as const,
+  'the runtimes check (test/package/runtimes.test.ts)',
+);
+
+needs(installed, test)(
+  'runtimes :: each is found and is the version it is named for, or says why not',
+  () => {
+    const found = installed.found!;
+    assert.match(found.node22.version, /^v22\./);
+    assert.match(found.node24.version, /^v24\./);
+    assert.match(found.deno.version, /^deno 2\./);
+    assert.match(found.bun.version, /^1\./);
+    // A name with no package says so, naming what to run.
+    const none = findRuntime('node23' as 'node22');
+    assert.type(none, 'string');
+    assert.match(none as string, /npm run runtimes/);
+  },
+);
 
 test.run();

@@ -9,20 +9,20 @@ import {
   type Fixture,
   type FixtureProject,
 } from '../bench/type-check-fixture.js';
+import { hidden, need, needs } from '../support/needs.js';
 
 // The benchmark's own fixture, smaller: 16 resources hold every kind it has (top-level, nested one and two
 // deep, shallow, with a member or a collection action, each shape of record), and check in seconds.
 const COUNT = 16;
 
-const missing = honoMissing();
-if (missing !== undefined && process.env.CI === 'true')
-  throw new Error(`CI needs the test runtimes for the type-check fixture:\n  ${missing}`);
-if (missing !== undefined)
-  console.warn(`\n  ⚠ SKIPPED the type-check fixture against Hono:\n    ${missing}\n`);
+const hono = need('the type-check fixture against Hono (test/package/type-check-fixture.test.ts)', [
+  hidden('hono') ?? honoMissing(),
+]);
+const withHono = needs(hono, test);
 
 let fixture: Fixture | undefined;
 test.before(() => {
-  if (missing === undefined) fixture = writeTypesFixture(COUNT);
+  if (hono.ok) fixture = writeTypesFixture(COUNT);
 });
 test.after(() => {
   if (fixture !== undefined) rmSync(fixture.dir, { recursive: true, force: true });
@@ -45,10 +45,9 @@ test('fixtureResources() :: seven routes each, nested, shallow and extra actions
   assert.ok(shallow.collection.startsWith(`${shallow.parent!.member}/`), shallow.collection);
 });
 
-test('writeTypesFixture() :: every project compiles with no error, sevenfold and Hono alike', () => {
-  if (fixture === undefined) return;
-  assert.is(fixture.routes, COUNT * 7);
-  for (const [name, tsconfig] of Object.entries(fixture.projects)) {
+withHono('writeTypesFixture() :: every project compiles with no error, sevenfold and Hono alike', () => {
+  assert.is(fixture!.routes, COUNT * 7);
+  for (const [name, tsconfig] of Object.entries(fixture!.projects)) {
     try {
       checkProject(tsconfig, false);
     } catch (error) {
@@ -58,8 +57,7 @@ test('writeTypesFixture() :: every project compiles with no error, sevenfold and
 });
 
 // Types that are `any` would make the comparison meaningless: each side must refuse a field its answers lack.
-test('writeTypesFixture() :: the calls are typed: a misspelt field or param fails on both sides', () => {
-  if (fixture === undefined) return;
+withHono('writeTypesFixture() :: the calls are typed: a misspelt field or param fails on both sides', () => {
   const cases = [
     // On the server too: an answer is checked against its status's schema.
     {
@@ -79,7 +77,7 @@ test('writeTypesFixture() :: the calls are typed: a misspelt field or param fail
     { project: 'hono server + hc', file: 'hono/client.ts', from: '.title)', to: '.titel)' },
   ] as const satisfies readonly { project: FixtureProject; file: string; from: string; to: string }[];
   for (const { project, file, from, to } of cases) {
-    const path = join(fixture.dir, file);
+    const path = join(fixture!.dir, file);
     const source = readFileSync(path, 'utf8');
     assert.ok(source.includes(from), `${file} has ${from}`);
     writeFileSync(path, source.replace(from, to));

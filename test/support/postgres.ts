@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { hidden, need, type Need } from './needs.js';
 
 /**
  * A private, throwaway PostgreSQL cluster for tests and the bench:
@@ -67,20 +68,20 @@ function run(bin: string, command: string, args: string[]): { ok: boolean; outpu
   };
 }
 
-const MISSING =
-  'no PostgreSQL server binaries (initdb) were found: install them with `apt-get install postgresql`, or set PG_BIN';
+/** Why no cluster can start here, saying what to install, or `undefined` when one can. */
+export const postgresMissing: string | undefined =
+  hidden('postgres') ??
+  (binaries() === undefined
+    ? 'postgres: no PostgreSQL server binaries (initdb) were found: install them with `apt-get install postgresql`, or set PG_BIN'
+    : undefined);
 
-/**
- * Starts a throwaway cluster. Without the binaries: throws when `CI=true` (CI must not pass by
- * skipping), otherwise warns loudly and returns `undefined`, and the caller skips its PostgreSQL half.
- */
-export async function startPostgres(): Promise<Postgres | undefined> {
+/** The tests of `what` on a PostgreSQL server, skipped without one (see needs.ts). */
+export const needPostgres = (what: string): Need => need(what, [postgresMissing]);
+
+/** Starts a throwaway cluster, which `needPostgres()` has found the binaries of. */
+export async function startPostgres(): Promise<Postgres> {
   const bin = binaries();
-  if (bin === undefined) {
-    if (process.env.CI === 'true') throw new Error(`CI needs PostgreSQL: ${MISSING}`);
-    console.warn(`\n  ⚠ SKIPPED the PostgreSQL server tests: ${MISSING}.\n`);
-    return undefined;
-  }
+  if (postgresMissing !== undefined || bin === undefined) throw new Error(postgresMissing);
   const dir = mkdtempSync(join(tmpdir(), 'sevenfold-pg-'));
   if (process.getuid?.() === 0) {
     const owner = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
@@ -200,12 +201,12 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
-let shared: Promise<Postgres | undefined> | undefined;
+let shared: Promise<Postgres> | undefined;
 
 /**
  * One cluster for every test file of this process (uvu runs them all in one), started on first use and
  * stopped when the process exits: each test asks it for databases of its own, and none stops it.
  */
-export function sharedPostgres(): Promise<Postgres | undefined> {
+export function sharedPostgres(): Promise<Postgres> {
   return (shared ??= startPostgres());
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { hidden, need, type Need } from './needs.js';
 import { ROOT } from './paths.js';
 
 /**
@@ -62,7 +63,10 @@ export function findRuntime(name: RuntimeName): Runtime | string {
   const known = found.get(name);
   if (known !== undefined) return known;
   let result: Runtime | string;
-  if (!existsSync(RUNTIMES_DIR)) {
+  const hide = hidden(name);
+  if (hide !== undefined) {
+    result = hide;
+  } else if (!existsSync(RUNTIMES_DIR)) {
     result = missing(name, `${RUNTIMES_DIR} does not exist`);
   } else {
     const paths = candidates(name).map((path) => join(RUNTIMES_DIR, path));
@@ -83,39 +87,34 @@ export function findRuntime(name: RuntimeName): Runtime | string {
   return result;
 }
 
-/**
- * The runtimes a test needs, or `undefined` when one is missing on a developer machine (warned
- * loudly; the caller skips). Under `CI=true` a missing runtime throws: CI must not pass by skipping.
- */
-export function requireRuntimes<const Names extends readonly RuntimeName[]>(
+/** The runtimes the tests of `what` need, skipped without them (see needs.ts), and `found` when all are here. */
+export function needRuntimes<const Names extends readonly RuntimeName[]>(
   names: Names,
   what: string,
-): { [K in Names[number]]: Runtime } | undefined {
+): Need & { readonly found: { [K in Names[number]]: Runtime } | undefined } {
   const results = names.map(findRuntime);
-  const reasons = results.filter((result): result is string => typeof result === 'string');
-  if (reasons.length > 0) {
-    if (process.env.CI === 'true')
-      throw new Error(`CI needs the test runtimes for ${what}:\n  ${reasons.join('\n  ')}`);
-    console.warn(`\n  ⚠ SKIPPED ${what}:\n    ${reasons.join('\n    ')}\n`);
-    return undefined;
-  }
-  return Object.fromEntries((results as Runtime[]).map((runtime) => [runtime.name, runtime])) as {
-    [K in Names[number]]: Runtime;
-  };
+  const needed = need(
+    what,
+    results.map((result) => (typeof result === 'string' ? result : undefined)),
+  );
+  const found = needed.ok
+    ? (Object.fromEntries((results as Runtime[]).map((runtime) => [runtime.name, runtime])) as {
+        [K in Names[number]]: Runtime;
+      })
+    : undefined;
+  return { ...needed, found };
 }
 
-/**
- * A package test/runtimes/ installs (esbuild, miniflare), or `undefined` when it is missing on a developer
- * machine (warned loudly; the caller skips). Under `CI=true` a missing package throws, as a missing runtime does.
- */
-export function requireRuntimePackage<T>(name: string, what: string): T | undefined {
+/** A package test/runtimes/ installs (esbuild) that the tests of `what` need, and `found` when it is here. */
+export function needRuntimePackage<T>(name: string, what: string): Need & { readonly found: T | undefined } {
+  let found: T | undefined;
+  let reason = hidden(name);
   try {
-    return createRequire(join(ROOT, 'test', 'runtimes', 'package.json'))(name) as T;
+    if (reason === undefined)
+      found = createRequire(join(ROOT, 'test', 'runtimes', 'package.json'))(name) as T;
   } catch (error) {
     const first = `${(error as Error).message}`.split('\n')[0];
-    const reason = missing(name, `${name} cannot be loaded from ${RUNTIMES_DIR}: ${first}`);
-    if (process.env.CI === 'true') throw new Error(`CI needs ${name} for ${what}:\n  ${reason}`);
-    console.warn(`\n  ⚠ SKIPPED ${what}:\n    ${reason}\n`);
-    return undefined;
+    reason = missing(name, `${name} cannot be loaded from ${RUNTIMES_DIR}: ${first}`);
   }
+  return { ...need(what, [reason]), found };
 }
