@@ -3,7 +3,7 @@ import type { Routable } from '../core/table/table.js';
 import { createPipeline } from './pipeline/handle-request.js';
 import type { DispatchOptions } from './pipeline/settings.js';
 import { ajvCompiler } from './web/bundled-ajv.js';
-import { FetchRequest } from './web/fetch-exchange.js';
+import { FetchExchange } from './web/fetch-exchange.js';
 
 export type { DispatchOptions } from './pipeline/settings.js';
 export type { PrecompiledValidators } from './pipeline/precompiled.js';
@@ -35,7 +35,7 @@ export function toFetch(source: Routable, options: FetchOptions = {}): FetchHand
   const pipeline = createPipeline(source, options, ajvCompiler, 'per-step');
   const clientAddress = options.clientAddress ?? runtimeAddress;
   return (request, ...platform) => {
-    const exchange = new FetchRequest(request, platform, clientAddress);
+    const exchange = new FetchExchange(request, platform, clientAddress);
     pipeline.receive(exchange);
     return exchange.response();
   };

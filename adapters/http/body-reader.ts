@@ -5,7 +5,7 @@ import { HttpError } from '../../core/errors.js';
 import { withoutBom } from '../../core/request/parse-body.js';
 import { ABORTED, tooLarge, type BodyDone } from '../pipeline/exchange.js';
 import { READER } from './connection.js';
-import type { NodeRequest } from './node-exchange.js';
+import type { NodeExchange } from './node-exchange.js';
 
 type ReadingRequest = IncomingMessage & { [READER]: BodyReader };
 
@@ -21,14 +21,14 @@ export class BodyReader {
   private settled = false;
 
   constructor(
-    readonly request: NodeRequest,
+    readonly request: NodeExchange,
     readonly limit: number,
     private readonly done: BodyDone,
   ) {}
 
   /** Starts reading: the listeners every request shares find this reader on the request. */
   start(): void {
-    const req = this.request.req as ReadingRequest;
+    const req = this.request.message as ReadingRequest;
     req[READER] = this;
     req.on('data', onBodyData);
     req.on('end', onBodyEnd);

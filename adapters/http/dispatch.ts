@@ -1,4 +1,4 @@
-// The node:http shell around the request path: one `NodeRequest` per request, in connection order.
+// The node:http shell around the request path: one `NodeExchange` per request, in connection order.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Routable } from '../../core/table/table.js';
 import { createPipeline } from '../pipeline/handle-request.js';
@@ -6,7 +6,7 @@ import type { DispatchOptions } from '../pipeline/settings.js';
 import type { Tracing } from '../pipeline/tracing.js';
 import { ajvCompiler } from './ajv.js';
 import { connectionBusy, waitTurn } from './connection.js';
-import { NodeRequest } from './node-exchange.js';
+import { NodeExchange } from './node-exchange.js';
 import { nodeTracing } from './telemetry.js';
 
 export type { DispatchOptions } from '../pipeline/settings.js';
@@ -42,7 +42,7 @@ export function createDispatcher(
       // A request whose connection closed while it waited is dropped, not run.
       return waitTurn(req, () => req.socket.destroyed || res.destroyed || dispatch(req, res, next));
     }
-    pipeline.receive(new NodeRequest(req, res, next, headersObject));
+    pipeline.receive(new NodeExchange(req, res, next, headersObject));
   }
 
   return dispatch;

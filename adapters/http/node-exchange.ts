@@ -37,37 +37,37 @@ function transferProblem(transfer: string): HttpError | undefined {
  * The request as handlers see it (node's headers on first use, and an abort when the client
  * goes away), carrying node's `req` and `res` through the request path.
  */
-export class NodeRequest extends Exchange {
+export class NodeExchange extends Exchange {
   #head: Head | undefined = undefined;
   #bodyHeaders: BodyHeaders | undefined = undefined;
 
   constructor(
-    readonly req: IncomingMessage,
+    readonly message: IncomingMessage,
     readonly res: ServerResponse,
     private readonly next: (() => void) | undefined,
     /** Read body headers from node's headers object, which middleware before sevenfold may have changed. */
     private readonly headersObject: boolean,
   ) {
-    super(req.method ?? 'GET');
+    super(message.method ?? 'GET');
   }
 
   get target(): string {
-    return this.req.url ?? '/';
+    return this.message.url ?? '/';
   }
 
   get accept(): string | string[] | undefined {
-    return this.req.headers.accept;
+    return this.message.headers.accept;
   }
 
-  protected override readHeaders(): IncomingMessage['headers'] {
-    return this.req.headers;
+  headers(): IncomingMessage['headers'] {
+    return this.message.headers;
   }
 
-  protected override peerAddress(): string | undefined {
-    return this.req.socket.remoteAddress;
+  protected peerAddress(): string | undefined {
+    return this.message.socket.remoteAddress;
   }
 
-  protected override watch(abort: (reason: unknown) => void): void {
+  watch(abort: (reason: unknown) => void): void {
     const res = this.res;
     if (res.destroyed && !res.writableFinished) return abort(new Error('the client went away'));
     res.once('close', () => {
@@ -79,12 +79,12 @@ export class NodeRequest extends Exchange {
    * The headers the request path reads, from one pass over the raw lines (node keeps only the first of some).
    */
   #readHead(): Head {
-    return (this.#head ??= readHead(this.req));
+    return (this.#head ??= readHead(this.message));
   }
 
   headProblem(): HttpError | undefined {
     const head = this.#readHead();
-    if (head.hosts !== 1 && (head.hosts > 1 || this.req.httpVersion !== '1.0'))
+    if (head.hosts !== 1 && (head.hosts > 1 || this.message.httpVersion !== '1.0'))
       return head.hosts > 1 ? MANY_HOSTS : NO_HOST;
     if (head.authorizations > 1) return MANY_AUTHORIZATIONS;
     const transfer = head.body instanceof HttpError ? undefined : head.body.transfer;
@@ -94,7 +94,7 @@ export class NodeRequest extends Exchange {
   bodyHeaders(): BodyHeaders {
     if (this.#bodyHeaders !== undefined) return this.#bodyHeaders;
     const head = this.#readHead();
-    if (this.headersObject) return (this.#bodyHeaders = bodyHeadersObject(this.req, head));
+    if (this.headersObject) return (this.#bodyHeaders = bodyHeadersObject(this.message, head));
     if (head.body instanceof HttpError) throw head.body;
     return (this.#bodyHeaders = head.body);
   }
@@ -102,7 +102,7 @@ export class NodeRequest extends Exchange {
   originHeaders(): OriginHeaders {
     if (this.headersObject) {
       // Middleware before sevenfold may have changed these: read them as it left them.
-      const headers = this.req.headers;
+      const headers = this.message.headers;
       const site = headers['sec-fetch-site'];
       return {
         secFetchSite: Array.isArray(site) ? site[0] : site,
@@ -114,7 +114,7 @@ export class NodeRequest extends Exchange {
   }
 
   readBody(headers: BodyHeaders, limit: number, done: BodyDone): void {
-    const { req, res } = this;
+    const { message: req, res } = this;
     if (req.destroyed) return done(this, undefined, ABORTED);
     if (req.readableEnded) return done(this, undefined, READ_ALREADY);
     if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
@@ -122,7 +122,7 @@ export class NodeRequest extends Exchange {
   }
 
   readStream(headers: BodyHeaders, take: (chunk: Uint8Array) => void, done: StreamDone): void {
-    const { req, res } = this;
+    const { message: req, res } = this;
     if (req.destroyed) return done(this, ABORTED);
     if (req.readableEnded) return done(this, READ_ALREADY);
     // A body paused by a peek (`peekBody`) had its client invited then.
@@ -132,7 +132,7 @@ export class NodeRequest extends Exchange {
   }
 
   peekBody(headers: BodyHeaders, look: (chunk: Uint8Array) => boolean, done: StreamDone): void {
-    const { req, res } = this;
+    const { message: req, res } = this;
     if (req.destroyed) return done(this, ABORTED);
     if (req.readableEnded) return done(this, READ_ALREADY);
     if (headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
@@ -141,7 +141,7 @@ export class NodeRequest extends Exchange {
 
   write(out: HttpResponse): void {
     try {
-      send(this.req, this.res, out);
+      send(this.message, this.res, out);
     } catch (error) {
       // A refused writeHead may leave some headers set: the next answer starts clean.
       if (!this.res.headersSent) for (const name of this.res.getHeaderNames()) this.res.removeHeader(name);
@@ -158,11 +158,11 @@ export class NodeRequest extends Exchange {
   }
 
   hold(): void {
-    occupy(this.req);
+    occupy(this.message);
   }
 
   release(): void {
-    release(this.req);
+    release(this.message);
   }
 
   pass(): boolean {

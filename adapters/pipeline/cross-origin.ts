@@ -42,28 +42,28 @@ export function crossOriginPlan(
   };
 
   function preflight(x: Exchange, allow: string): HttpResponse | undefined {
-    const origin = headerValue(x.headers, 'origin');
-    const requested = headerValue(x.headers, 'access-control-request-method');
+    const origin = headerValue(x.headers(), 'origin');
+    const requested = headerValue(x.headers(), 'access-control-request-method');
     if (origin === undefined || requested === undefined) return undefined;
     // The policy of the method asked about answers, and grants only the methods whose own policy would answer
     // alike: a browser caches each granted method with this answer's credentials and headers.
-    let chosen: CrossOrigin | undefined = policyAt(requested, x.path);
+    let chosen: CrossOrigin | undefined = policyAt(requested, x.req.path);
     if (chosen !== undefined && !chosen.grants(origin, requested)) chosen = undefined;
     const granted: string[] = [];
     for (const method of allow.split(', ')) {
-      const policy = method === 'OPTIONS' ? undefined : policyAt(method, x.path);
+      const policy = method === 'OPTIONS' ? undefined : policyAt(method, x.req.path);
       if (policy === undefined || !policy.grants(origin, method)) continue;
       chosen ??= policy;
       if (policy === chosen || policy.key === chosen.key) granted.push(method);
     }
     if (chosen === undefined) return undefined;
-    return chosen.preflight(origin, granted, allow, headerValue(x.headers, 'access-control-request-headers'));
+    return chosen.preflight(origin, granted, allow, headerValue(x.headers(), 'access-control-request-headers'));
   }
 
   function granted(x: Exchange, method: string): boolean {
-    const origin = headerValue(x.headers, 'origin');
+    const origin = headerValue(x.headers(), 'origin');
     if (origin === undefined || !needsPreflight(method, x.contentType())) return false;
-    const match = matcher.match(method, x.path);
+    const match = matcher.match(method, x.req.path);
     const policy = match.kind === 'found' ? policies.get(match.route) : scoped;
     return policy !== undefined && policy.grants(origin, method);
   }

@@ -2,7 +2,8 @@
 // out.
 import type { OriginHeaders } from '../../core/request/cross-site.js';
 import { HttpError } from '../../core/errors.js';
-import { IncomingRequest } from '../../core/request/request.js';
+import { IncomingRequest, type RequestSource } from '../../core/request/request.js';
+import type { RequestHeaders } from '../../core/types.js';
 import type { BodyFormat } from '../../core/request/parse-body.js';
 import type { Matcher } from '../../core/matcher/index.js';
 import type { JsonWriter, HttpResponse } from '../../core/response/render.js';
@@ -39,10 +40,13 @@ export function tooLarge(limit: number): HttpError {
 }
 
 /**
- * One request as the request path sees it: the handler's `req` (an `IncomingRequest`), plus
- * what only the I/O shell can do. The path calls these in order and never touches the platform.
+ * One request as the request path sees it: the handler's `req` (an `IncomingRequest` it owns), the path's
+ * own state, and what only the I/O shell can do. The path calls these in order and never touches the
+ * platform; the handler sees `req` alone, which reads this exchange only through its private source.
  */
-export abstract class Exchange<P = Record<string, string>> extends IncomingRequest<P> {
+export abstract class Exchange implements RequestSource {
+  /** The request handlers, guards and hooks receive. */
+  readonly req: IncomingRequest<any>;
   /** The body is read and parsed (before matching, for a form with `_method`): nobody reads it again. */
   bodyRead = false;
   /** How many proxies in front of the server to believe in `X-Forwarded-For` (`trustProxy`). */
@@ -61,24 +65,35 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   matcher: Matcher | undefined = undefined;
   /** How the matched route writes its JSON answers, when it declares response schemas. */
   json: JsonWriter | undefined = undefined;
-  /** What made the answer a `500` or `503`, as `onError` got it: the request's line in a log names it. */
-  error: unknown = undefined;
+
+  constructor(method: string) {
+    this.req = new IncomingRequest(method, this);
+  }
 
   /**
    * The methods the table's routes answer at this request's path (`['GET', 'HEAD', 'POST', 'OPTIONS']`),
    * none for a path no route serves: what a hook answers a preflight from.
    */
   allowed(): readonly string[] {
-    const match = this.matcher?.match('OPTIONS', this.path);
+    const match = this.matcher?.match('OPTIONS', this.req.path);
     if (match === undefined || match.kind === 'not-found' || match.kind === 'bad-request') return [];
     return match.kind === 'found' ? [match.route.method, 'OPTIONS'] : match.allow.split(', ');
   }
 
-  override get ip(): string | undefined {
+  ip(): string | undefined {
     const peer = this.peerAddress();
     if (this.trustProxy === 0) return peer;
-    return forwardedAddress(this.headers['x-forwarded-for'], peer, this.trustProxy);
+    return forwardedAddress(this.headers()['x-forwarded-for'], peer, this.trustProxy);
   }
+
+  /** The request headers, lower-cased. */
+  abstract headers(): RequestHeaders;
+
+  /** The address of the connection's other end. */
+  protected abstract peerAddress(): string | undefined;
+
+  /** Calls `abort` when the client goes away. */
+  abstract watch(abort: (reason: unknown) => void): void;
 
   /** The request target exactly as the client sent it. */
   abstract readonly target: string;
@@ -108,8 +123,8 @@ export abstract class Exchange<P = Record<string, string>> extends IncomingReque
   }
 
   /** The request as handlers and `onError` see it: only once it has a route. */
-  get matchedRequest(): this | undefined {
-    return this.route === undefined ? undefined : this;
+  get matchedRequest(): IncomingRequest<any> | undefined {
+    return this.req.route === undefined ? undefined : this.req;
   }
 
   /**

@@ -28,7 +28,7 @@ export function formReader(maxJsonDepth: number, next: Next, fail: Fail): BodyDo
       return fail(x, refusal);
     }
     x.bodyRead = true;
-    x.body = body;
+    x.req.body = body;
     next(x, overriddenMethod(body) ?? 'POST');
   };
 }

@@ -6,6 +6,7 @@ import { isCrossSite, CROSS_SITE } from '../../core/request/cross-site.js';
 import { isMultipart, isUrlencoded } from '../../core/request/method-override.js';
 import { bodyFormat, NOT_MULTIPART, parseBody } from '../../core/request/parse-body.js';
 import { originUrl, splitTarget } from '../../core/request/target.js';
+import { knownId, locate, matched as setMatch } from '../../core/request/request.js';
 import { renderMiss } from '../../core/response/render.js';
 import { Reply } from '../../core/response/reply.js';
 import { tableOf, type Routable } from '../../core/table/table.js';
@@ -90,16 +91,16 @@ export function createPipeline(
     const target = splitTarget(url);
     if (target === undefined) {
       // `OPTIONS *` asks about the server as a whole; any other target must be a path.
-      if (url === '*' && x.method === 'OPTIONS') return send(x, { status: 204, headers: {}, body: '' });
+      if (url === '*' && x.req.method === 'OPTIONS') return send(x, { status: 204, headers: {}, body: '' });
       return fail(x, BAD_TARGET);
     }
-    x.locate(originUrl(url, target), target.path, target.search);
+    locate(x.req, originUrl(url, target), target.path, target.search);
     if (beforeMatching.length === 0) return arrived(x);
     x.matcher = matcher;
     x.hold();
     deadlines.step(
       x,
-      () => runRequestHooks(x as unknown as HookRequest, beforeMatching),
+      () => runRequestHooks(x.req as unknown as HookRequest, beforeMatching),
       () => arrived(x),
       (error) => fail(x, error),
     );
@@ -107,7 +108,7 @@ export function createPipeline(
 
   /** Then cross-site forms, then method override, before matching. */
   function arrived(x: Exchange): void {
-    const method = x.method;
+    const method = x.req.method;
     // Safe methods change nothing, so neither rule concerns them: GET and HEAD, nearly every request, skip
     // this.
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
@@ -134,7 +135,7 @@ export function createPipeline(
    * (and a `405`'s Allow is that method's).
    */
   function readForm(x: Exchange, multipart: boolean): void {
-    const reachable = formRoutes(matcher, x.path);
+    const reachable = formRoutes(matcher, x.req.path);
     // A path no form can reach is answered (or passed on to the app) with its body unread: it may be the
     // app's.
     if (reachable.length === 0) return route(x, 'POST');
@@ -146,11 +147,11 @@ export function createPipeline(
       return openForm(x, multipart);
     // The guards every route the form may reach runs come first, so that a refusal never invites the body.
     const [first] = reachable as [Found, ...Found[]];
-    x.matched('POST', first.route, first.params);
+    setMatch(x.req, 'POST', first.route, first.params);
     x.hold();
     deadlines.step(
       x,
-      () => runGuards(x, shared),
+      () => runGuards(x.req, shared),
       () => ((x.guardsRun = shared.length), openForm(x, multipart)),
       (error) => (x.closeAfter(), fail(x, error)),
     );
@@ -167,7 +168,7 @@ export function createPipeline(
 
   /** 3. Match: a miss is answered (or passed to the app behind), a hit gets its route and its plan. */
   function route(x: Exchange, method: string): void {
-    const match = matcher.match(method, x.path);
+    const match = matcher.match(method, x.req.path);
     if (match.kind !== 'found') {
       if (match.kind === 'not-found' && !x.bodyRead && x.pass()) return x.release();
       // A CORS preflight is answered from the policies of the path's routes, which it never matches.
@@ -175,12 +176,12 @@ export function createPipeline(
         crossOrigin !== undefined && method === 'OPTIONS' && match.kind === 'method-not-allowed'
           ? crossOrigin.preflight(x, match.allow)
           : undefined;
-      return send(x, grant ?? renderMiss(match, method, x.accept, settings.pages, x.knownId));
+      return send(x, grant ?? renderMiss(match, method, x.accept, settings.pages, knownId(x.req)));
     }
     // A route that takes no body (DELETE) gets none, as it would without the override.
-    if (!match.route.body) x.body = undefined;
-    if (matched !== undefined) matched(match.route, x.method);
-    x.matched(method, match.route, match.params);
+    if (!match.route.body) x.req.body = undefined;
+    if (matched !== undefined) matched(match.route, x.req.method);
+    setMatch(x.req, method, match.route, match.params);
     const plan = plans.size === 0 ? undefined : plans.get(match.route);
     if (plan === undefined) return readBody(x, undefined);
     x.json = plan.json;
@@ -192,11 +193,11 @@ export function createPipeline(
     x.hold();
     deadlines.step(
       x,
-      () => beforeBody(x, plan, x.guardsRun),
+      () => beforeBody(x.req, plan, x.guardsRun),
       () => readBody(x, plan),
       (error) => {
         // The unread body is never read, so the connection closes after the answer.
-        if (x.route.body && !x.bodyRead) x.closeAfter();
+        if (x.req.route.body && !x.bodyRead) x.closeAfter();
         fail(x, error);
       },
     );
@@ -204,7 +205,7 @@ export function createPipeline(
 
   /** 5. The body, for a route that takes one: its headers checked, then read in full under the limit. */
   function readBody(x: Exchange, plan: RoutePlan | undefined): void {
-    if (!x.route.body || x.bodyRead) return checkRequestBody(x, plan);
+    if (!x.req.route.body || x.bodyRead) return checkRequestBody(x, plan);
     let headers: BodyHeaders;
     try {
       headers = x.bodyHeaders();
@@ -220,22 +221,22 @@ export function createPipeline(
 
   /** A request that sent no body: `undefined` for a route with no body schema, else a `400` that says so. */
   function noBody(x: Exchange, plan: RoutePlan | undefined): void {
-    if (x.route.schema?.body !== undefined) return fail(x, EMPTY_BODY);
-    x.body = undefined;
+    if (x.req.route.schema?.body !== undefined) return fail(x, EMPTY_BODY);
+    x.req.body = undefined;
     checkRequestBody(x, plan);
   }
 
   function bodyRead(x: Exchange, text: string | undefined, error: unknown): void {
     if (error === undefined && text === '')
-      return noBody(x, plans.size === 0 ? undefined : plans.get(x.route));
+      return noBody(x, plans.size === 0 ? undefined : plans.get(x.req.route));
     try {
       if (error !== undefined) throw error;
-      x.body = parseBody(x.format as 'json' | 'form', text!, maxJsonDepth);
+      x.req.body = parseBody(x.format as 'json' | 'form', text!, maxJsonDepth);
       x.bodyRead = true;
     } catch (refusal) {
       return fail(x, refusal);
     }
-    checkRequestBody(x, plans.size === 0 ? undefined : plans.get(x.route));
+    checkRequestBody(x, plans.size === 0 ? undefined : plans.get(x.req.route));
   }
 
   /**
@@ -263,7 +264,7 @@ export function createPipeline(
     if (plan.files.length > 0 && x.format !== 'multipart') return fail(x, NOT_MULTIPART);
     deadlines.step(
       x,
-      () => checkBody(x, plan, x.format !== 'json'),
+      () => checkBody(x.req, plan, x.format !== 'json'),
       () => (withFiles(x), runHandler(x)),
       (error) => fail(x, error),
     );
@@ -279,7 +280,7 @@ export function createPipeline(
     const reply = new Reply();
     let out: unknown;
     try {
-      out = x.route.handler(x, reply);
+      out = x.req.route.handler(x.req, reply);
     } catch (error) {
       return fail(x, error);
     }

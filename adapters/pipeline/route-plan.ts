@@ -20,7 +20,7 @@ import {
 import { fieldErrors } from '../../core/schema/messages.js';
 import { fileFields } from '../../core/request/file-fields.js';
 import type { JsonSchema, Query, Route, RouteTable } from '../../core/types.js';
-import type { IncomingRequest } from '../../core/request/request.js';
+import { queryFields, type IncomingRequest } from '../../core/request/request.js';
 import { compileSerializer } from '../../core/schema/serialize.js';
 
 /**
@@ -146,7 +146,7 @@ function checkParams(request: IncomingRequest, plan: RoutePlan): void | Promise<
 function checkQuery(request: IncomingRequest, plan: RoutePlan): void | Promise<void> {
   const check = plan.checks?.query;
   if (check === undefined) return;
-  return then(check(request.queryFields(), true), (checked) => {
+  return then(check(queryFields(request), true), (checked) => {
     request.query = accepted(checked, 'query') as Query;
   });
 }

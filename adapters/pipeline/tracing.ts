@@ -56,7 +56,7 @@ export function traceHandler(
   respond: Respond,
   fail: Fail,
 ): void {
-  const event: HandlerEvent = { request: x, route: x.route, async: false };
+  const event: HandlerEvent = { request: x.req, route: x.req.route, async: false };
   let returned = false;
   const later = (run: () => void): void => {
     channel.asyncStart.publish(event);

@@ -41,7 +41,7 @@ export function readUploads(
         }
         parser.end();
         if (x.methodPart) dropMethodField(parser.fields);
-        x.body = uploadBody(parser, fileFields);
+        x.req.body = uploadBody(parser, fileFields);
       } catch (refusal) {
         return fail(x, refusal);
       }
@@ -81,7 +81,7 @@ function dropMethodField(fields: Record<string, string | string[]>): void {
 
 /** Puts an upload's files back into the checked body, in place of their placeholders. */
 export function withFiles(x: Exchange): void {
-  if (x.files !== undefined) Object.assign(x.body as object, x.files);
+  if (x.files !== undefined) Object.assign(x.req.body as object, x.files);
 }
 
 /** The `413` for an upload whose declared length is over `uploads.total`. */

@@ -6,6 +6,7 @@ import { renderError, renderResult, type HttpResponse } from '../../core/respons
 import { Reply, Result } from '../../core/response/reply.js';
 import type { HandlerRequest, Route } from '../../core/types.js';
 import { ABORTED, type Exchange } from './exchange.js';
+import { abort, knownId } from '../../core/request/request.js';
 import { HookResult, runSendHooks, type HookPlan } from './hook-plan.js';
 import { responseMismatch, type RoutePlan } from './route-plan.js';
 import type { Settings } from './settings.js';
@@ -61,8 +62,8 @@ export function way(
    * reported.
    */
   function checkedResponse(x: Exchange, out: HttpResponse): HttpResponse {
-    if (!settings.checkResponses || x.route === undefined) return out;
-    const mismatch = responseMismatch(x.route, plans.get(x.route), out);
+    if (!settings.checkResponses || x.req.route === undefined) return out;
+    const mismatch = responseMismatch(x.req.route, plans.get(x.req.route), out);
     if (mismatch === undefined) return out;
     report(x, new Error(`checkResponses: ${mismatch}`));
     return errorResponse(x, INTERNAL, undefined);
@@ -113,7 +114,7 @@ export function way(
 
   /** The response once the hooks around the request saw it; one that throws is its error's response. */
   function hooked(x: Exchange, out: HttpResponse): HttpResponse | Promise<HttpResponse> {
-    const list = x.route === undefined ? hooks!.miss : (hooks!.onSend.get(x.route) ?? hooks!.miss);
+    const list = x.req.route === undefined ? hooks!.miss : (hooks!.onSend.get(x.req.route) ?? hooks!.miss);
     if (list.length === 0) return out;
     // A header the platform would refuse makes the answer a 500 before the hooks see it, so a log line
     // and the headers hooks add describe the answer that is sent.
@@ -125,7 +126,7 @@ export function way(
       );
       out = errorResponse(x, INTERNAL);
     }
-    return runSendHooks(x as unknown as HookRequest, list, out, (error) => {
+    return runSendHooks(x.req as unknown as HookRequest, list, out, (error) => {
       if (!(error instanceof HttpError)) report(x, error);
       return errorResponse(x, error);
     });
@@ -134,22 +135,22 @@ export function way(
   /** Answers a request whose async step outlived `handlerTimeout` with a `503`. */
   function expire(x: Exchange): void {
     const late = new Error(
-      `${x.route?.name ?? `${x.method} ${x.target}`} did not answer within ${settings.handlerTimeout} ms`,
+      `${x.req.route?.name ?? `${x.req.method} ${x.target}`} did not answer within ${settings.handlerTimeout} ms`,
     );
-    x.abort(late);
+    abort(x.req, late);
     report(x, late);
     send(x, errorResponse(x, slow, undefined));
   }
 
   /** Reports an error that made the response a `500` or `503`, and keeps the first on the request for its hooks. */
   function report(x: Exchange, error: unknown, request: HandlerRequest | undefined = x.matchedRequest): void {
-    if (x.error === undefined) x.error = error;
+    if (x.req.error === undefined) x.req.error = error;
     onError(error, request);
   }
 
   /** An error's response for this request: its page names the request id, if the request has one yet. */
   function errorResponse(x: Exchange, error: unknown, request = x.matchedRequest): HttpResponse {
-    return renderError(error, x.accept, settings.pages, request, x.knownId);
+    return renderError(error, x.accept, settings.pages, request, knownId(x.req));
   }
 
   return { respond, fail, send, expire };

@@ -27,7 +27,7 @@ export type ClientAddress = (request: Request, ...platform: unknown[]) => string
  * The request as handlers see it on a Web-standard runtime: headers from the `Request` (lower-cased
  * on first use), an abort when the runtime aborts its signal, and the `Response` it is answered with.
  */
-export class FetchRequest extends Exchange {
+export class FetchExchange extends Exchange {
   readonly target: string;
   #headers: RequestHeaders | undefined = undefined;
   #bodyHeaders: BodyHeaders | undefined = undefined;
@@ -61,14 +61,14 @@ export class FetchRequest extends Exchange {
     return this.request.headers.get('accept') ?? undefined;
   }
 
-  protected override readHeaders(): RequestHeaders {
+  headers(): RequestHeaders {
     if (this.#headers !== undefined) return this.#headers;
     const headers: Record<string, string> = new NullObject();
     this.request.headers.forEach((value, name) => (headers[name] = value));
     return (this.#headers = headers);
   }
 
-  protected override peerAddress(): string | undefined {
+  protected peerAddress(): string | undefined {
     return this.clientAddress(this.request, ...this.platform);
   }
 
@@ -86,7 +86,7 @@ export class FetchRequest extends Exchange {
     else this.#response ??= response;
   }
 
-  protected override watch(abort: (reason: unknown) => void): void {
+  watch(abort: (reason: unknown) => void): void {
     const signal = this.request.signal;
     if (signal.aborted) return abort(new Error('the client went away'));
     // Some runtimes abort a request's signal once its response is done: that is no client going away.
@@ -168,7 +168,7 @@ export class FetchRequest extends Exchange {
   write(out: HttpResponse): void {
     const noContent = out.status === 204 || out.status === 304;
     const body = out.body;
-    const bodiless = noContent || this.method === 'HEAD';
+    const bodiless = noContent || this.req.method === 'HEAD';
     const stream = typeof body === 'string' || body instanceof Uint8Array ? undefined : body;
     if (bodiless && stream !== undefined) void stream.cancel().catch(() => {});
     // No body at all rather than an empty one, which the Response constructor would give a Content-Type.

@@ -168,6 +168,25 @@ async function sevenfoldBefore(): Promise<Server> {
   return createServer(node.createListener(work.sevenfoldPosts, { onError: () => {} }));
 }
 
+/** The posts app with an id, a log line and an ETag on the library as it was at `BENCH_BEFORE`. */
+async function sevenfoldObservedBefore(): Promise<Server> {
+  const dir = process.env.BENCH_BEFORE_DIR;
+  if (dir === undefined) throw new Error('sevenfold/node+id+log+etag@before needs BENCH_BEFORE=<commit>');
+  const load = async (path: string) => (await import(join(dir, path)).catch(() => ({}))) as Record<string, any>;
+  // Before the features had entries of their own, the root entry exported them.
+  const root = await load('build/core/index.js');
+  const features = {
+    ...root,
+    ...(await load('build/core/features/caching/index.js')),
+    ...(await load('build/core/features/logging/index.js')),
+  };
+  const node = (await import(join(dir, 'build/adapters/node.js'))) as typeof import('../../adapters/node.js');
+  const work = (await import(join(dir, 'build/test/bench/workload.js'))) as typeof import('./workload.js');
+  const hooks = [features.requestId(), features.requestLog(await fileLogger('before')), features.etag()];
+  const table = root.scope({ hooks }, work.sevenfoldPosts);
+  return createServer(node.createListener(table, { onError: () => {} }));
+}
+
 /** The variants the benchmark runs, by name; each gives a node:http server not yet listening. */
 export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   raw: () => createServer(raw),
@@ -190,6 +209,7 @@ export const VARIANTS: Record<string, () => Server | Promise<Server>> = {
   'fastify+logger': () => fastifyServer(false, true),
   // The same app on the library before a change (BENCH_BEFORE=<commit>): what the change costs a table.
   'sevenfold/node@before': sevenfoldBefore,
+  'sevenfold/node+id+log+etag@before': sevenfoldObservedBefore,
   // The same raw dispatcher in a second process: how far two identical servers land apart in one run.
   'raw (control)': () => createServer(raw),
 };

@@ -53,6 +53,7 @@ const CROSSCUTTING = [
   'sevenfold/node',
   ...(BEFORE === undefined ? [] : ['sevenfold/node@before']),
   'sevenfold/node+id+log+etag',
+  ...(BEFORE === undefined ? [] : ['sevenfold/node+id+log+etag@before']),
   'fastify',
   'fastify+logger',
 ];
