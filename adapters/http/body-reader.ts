@@ -2,7 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../../core/errors.js';
-import { withoutBom } from '../../core/request/parse-body.js';
+import { NOT_UTF8, withoutBom } from '../../core/request/parse-body.js';
 import { ABORTED, tooLarge, type BodyDone } from '../pipeline/exchange.js';
 import { READER } from './connection.js';
 import type { NodeExchange } from './node-exchange.js';
@@ -76,8 +76,6 @@ function onBodyClose(this: ReadingRequest): void {
   // After 'end' this changes nothing; before it, the rest of the body is never coming.
   this[READER].finish(ABORTED);
 }
-
-const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 
 /**
  * The body as text: node's native UTF-8 check and decode, faster than a fatal TextDecoder, BOM dropped alike.

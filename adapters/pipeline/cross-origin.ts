@@ -57,7 +57,12 @@ export function crossOriginPlan(
       if (policy === chosen || policy.key === chosen.key) granted.push(method);
     }
     if (chosen === undefined) return undefined;
-    return chosen.preflight(origin, granted, allow, headerValue(x.headers(), 'access-control-request-headers'));
+    return chosen.preflight(
+      origin,
+      granted,
+      allow,
+      headerValue(x.headers(), 'access-control-request-headers'),
+    );
   }
 
   function granted(x: Exchange, method: string): boolean {

@@ -60,6 +60,9 @@ export function bodyFormat(
 }
 
 /** The `415` for a body other than multipart/form-data sent to a route with file fields. */
+/** The `400` for a text body that is not UTF-8, in the same words on every runtime. */
+export const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
+
 export const NOT_MULTIPART = new HttpError(
   415,
   'this route takes file uploads: send multipart/form-data (a form with enctype="multipart/form-data")',

@@ -35,7 +35,6 @@ export let abort: (req: IncomingRequest<any>, reason: unknown) => void;
 /** A fresh, writable copy of the query for a schema to coerce and fill in: the empty query is shared and frozen. */
 export let queryFields: (req: IncomingRequest<any>) => Record<string, unknown>;
 
-
 /**
  * The request object handlers, guards and hooks receive, the same behind every adapter: plain fields the
  * request path fills in as it goes, and what an exchange supplies (headers, address, abort) read through

@@ -172,7 +172,8 @@ async function sevenfoldBefore(): Promise<Server> {
 async function sevenfoldObservedBefore(): Promise<Server> {
   const dir = process.env.BENCH_BEFORE_DIR;
   if (dir === undefined) throw new Error('sevenfold/node+id+log+etag@before needs BENCH_BEFORE=<commit>');
-  const load = async (path: string) => (await import(join(dir, path)).catch(() => ({}))) as Record<string, any>;
+  const load = async (path: string) =>
+    (await import(join(dir, path)).catch(() => ({}))) as Record<string, any>;
   // Before the features had entries of their own, the root entry exported them.
   const root = await load('build/core/index.js');
   const features = {

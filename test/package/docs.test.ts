@@ -304,10 +304,8 @@ test('docs :: every error message the pages quote is one the code throws', () =>
   );
 });
 
-test('docs :: performance.md is a page to read (at most 250 lines) and names every BENCH_ variable', () => {
+test('docs :: performance.md names every BENCH_ variable', () => {
   const page = read('docs/performance.md');
-  const lines = page.trimEnd().split('\n').length;
-  assert.ok(lines <= 250, `docs/performance.md has ${lines} lines; history stays in git`);
   const variables = new Set(read('test/bench/run.ts').match(/BENCH_[A-Z]+/g));
   assert.ok(variables.size >= 10, [...variables].join(', '));
   assert.equal(

@@ -22,7 +22,13 @@ export function layoutOf(readme: string): Map<string, string> {
     if (folder !== null) {
       const path = [...open.map((entry) => entry.path.split('/').at(-1)), folder[1]].join('/');
       open.push({ indent, path });
-      folders.set(path, line.trimStart().slice(folder[1]!.length + 1).trim());
+      folders.set(
+        path,
+        line
+          .trimStart()
+          .slice(folder[1]!.length + 1)
+          .trim(),
+      );
     } else {
       const owner = open.at(-1);
       if (owner === undefined) throw new Error(`a Layout line outside any folder: ${line}`);
