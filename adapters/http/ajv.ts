@@ -26,7 +26,7 @@ function modules(): AjvModules {
 const compileRe2 = (pattern: string) => (require('re2js') as typeof import('re2js')).RE2JS.compile(pattern);
 
 /** What precompiled validators call: ajv's run-time helpers alone, not its compiler. */
-function runtime(): ValidatorRuntime {
+export function validatorRuntime(): ValidatorRuntime {
   return {
     pattern: (pattern) => linearPattern(compileRe2, pattern),
     formats: (require('ajv-formats/dist/formats') as { fullFormats: Record<string, unknown> }).fullFormats,
@@ -37,7 +37,7 @@ function runtime(): ValidatorRuntime {
 }
 
 /** JSON Schema compiled by ajv (2020-12 with ajv-formats), patterns on RE2, each schema object once per mode. */
-export const ajvCompiler = compilerOf(modules, runtime);
+export const ajvCompiler = compilerOf(modules, validatorRuntime);
 
 /** What `sevenfold validators` compiles a table's schemas with, printed as ajv's standalone code. */
 export function standaloneGenerator(): ValidatorGenerator {

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../core/errors.js';
 import type { OriginHeaders } from '../../core/request/cross-site.js';
+import { BAD_HOST, isHost } from '../../core/request/target.js';
 import type { HttpResponse } from '../../core/response/render.js';
 import { ABORTED, Exchange, type BodyDone, type BodyHeaders, type StreamDone } from '../pipeline/exchange.js';
 import { BodyReader } from './body-reader.js';
@@ -86,6 +87,7 @@ export class NodeExchange extends Exchange {
     const head = this.#readHead();
     if (head.hosts !== 1 && (head.hosts > 1 || this.message.httpVersion !== '1.0'))
       return head.hosts > 1 ? MANY_HOSTS : NO_HOST;
+    if (head.host !== undefined && !isHost(head.host)) return BAD_HOST;
     if (head.authorizations > 1) return MANY_AUTHORIZATIONS;
     const transfer = head.body instanceof HttpError ? undefined : head.body.transfer;
     return transfer === undefined ? undefined : transferProblem(transfer);

@@ -139,6 +139,9 @@ export interface ValidatorGenerator extends SchemaCompiler {
   print(header: string, typescript: boolean): string;
 }
 
+/** ajv's sourceURL comment naming a schema's `$id`, the JSON-quoted `$id` matched whole (escapes included). */
+const SOURCE_URL = /\/\*# sourceURL=("(?:[^"\\]|\\.)*") \*\//g;
+
 /**
  * The generator behind `sevenfold validators`: each schema compiled by an ajv instance with the options the
  * adapters use, its source kept, and printed with ajv's standalone code as a module that imports nothing.
@@ -182,6 +185,9 @@ export function validatorGenerator(
         // A module is strict already; inside a function the directive would be a stray expression.
         const code = standaloneCode(ajv, refs)
           .replace(/^"use strict";\n?/, '')
+          // ajv names each schema's `$id` in a comment, quoted but free to hold `*/`: the whole comment goes,
+          // so no schema text reaches the module outside a string literal.
+          .replace(SOURCE_URL, '')
           .replace(/require\("ajv\/dist\/runtime\/(ucs2length|equal|uri)"\)\.default/g, 'R.$1');
         // ajv writes a schema's strings JSON-quoted, so an unescaped `require("` can only be code.
         const left = /\brequire\("[^"]*"\)/.exec(code);

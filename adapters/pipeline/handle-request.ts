@@ -26,7 +26,7 @@ import { EMPTY_FORM } from '../../core/request/multipart.js';
 import { serializerOf } from './route-plan.js';
 import { beforeBody, checkBody, routePlans, runGuards, type RoutePlan } from './route-plan.js';
 import { settingsOf, type DispatchOptions } from './settings.js';
-import { readUploads, uploadsTooLarge, withFiles } from './upload-body.js';
+import { readUploads, uploadsTooLarge, withFiles, type UploadBudget } from './upload-body.js';
 import { traceHandler, type Fail, type Respond, type Tracing } from './tracing.js';
 
 const BAD_TARGET = new HttpError(400, 'the request target must be a path such as /posts');
@@ -77,6 +77,8 @@ export function createPipeline(
   const uploads: ReadonlySet<Route> = methodOverride ? uploadOverrides(table) : new Set();
   const { respond, fail, send, expire } = way(settings, plans, hooks);
   const deadlines = new Deadlines(settings.handlerTimeout, expire, timers);
+  // What the uploads being received hold together, bounded by `uploads.inFlight`.
+  const held: UploadBudget = { held: 0 };
   const formRead = formReader(maxJsonDepth, route, fail);
   const { matched, handlers } = tracing;
 
@@ -216,7 +218,7 @@ export function createPipeline(
     if (sendsNothing(headers)) return noBody(x, plan);
     if (!openBody(x, headers, plan !== undefined && plan.files.length > 0)) return;
     if (x.format !== 'multipart') return x.readBody(headers, bodyLimit, bodyRead);
-    readUploads(x, headers, plan!.files, settings.uploads, (x) => checkRequestBody(x, plan), fail);
+    readUploads(x, headers, plan!.files, settings.uploads, held, (x) => checkRequestBody(x, plan), fail);
   }
 
   /** A request that sent no body: `undefined` for a route with no body schema, else a `400` that says so. */

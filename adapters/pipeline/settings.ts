@@ -15,7 +15,8 @@ export interface DispatchOptions {
   readonly bodyLimit?: number;
   /**
    * Limits of `multipart/form-data` uploads (routes whose body schema has a file field), each passed a `413`
-   * naming it: `fileSize`, `files`, `fields`, `fieldSize`, `parts`, `headerSize`, `total` (docs/uploads.md).
+   * naming it: `fileSize`, `files`, `fields`, `fieldSize`, `parts`, `headerSize`, `total`; and `inFlight`, what all
+   * uploads being received may hold together, a `503` past it (docs/uploads.md).
    */
   readonly uploads?: Partial<UploadLimits>;
   /** The deepest nesting of arrays and objects in a JSON body; deeper is `400`. Default 64. */

@@ -4,6 +4,7 @@ import { HttpError } from '../../core/errors.js';
 import {
   boundaryOf,
   MultipartParser,
+  textField,
   uploadTooLarge,
   type UploadLimits,
 } from '../../core/request/multipart.js';
@@ -11,28 +12,59 @@ import { METHOD_FIELD } from '../../core/request/method-override.js';
 import type { BodyHeaders, Exchange } from './exchange.js';
 import type { Fail } from './tracing.js';
 
+/** The bytes all uploads of one request path hold while they are received, against `uploads.inFlight`. */
+export interface UploadBudget {
+  held: number;
+}
+
+/** The `503` for an upload past what all uploads together may hold: the client may try again soon. */
+function busy(limit: number): HttpError {
+  return new HttpError(
+    503,
+    `the server is receiving as many uploads as it holds at once (uploads.inFlight: ${limit}); try again shortly`,
+    { headers: { 'Retry-After': '5', Connection: 'close' } },
+  );
+}
+
 /**
  * Reads an upload: text fields become the body (coerced by the schema as a urlencoded form's are), each file
  * field holds `''` until the schema has checked it (ajv knows no `File`), then `withFiles` puts the files back.
+ * What it holds while it arrives counts against `budget`, shared by every upload of the request path.
  */
 export function readUploads(
   x: Exchange,
   headers: BodyHeaders,
   fileFields: readonly string[],
   limits: UploadLimits,
+  budget: UploadBudget,
   next: (x: Exchange) => void,
   fail: Fail,
 ): void {
   let parser: MultipartParser;
+  // A declared length that cannot fit now is refused before a byte is read.
+  const declared = headers.length === undefined ? 0 : Number(headers.length);
+  if (budget.held + declared > limits.inFlight) {
+    x.closeAfter();
+    return fail(x, busy(limits.inFlight));
+  }
   try {
-    parser = new MultipartParser(boundaryOf(headers.type!), limits);
+    parser = new MultipartParser(boundaryOf(headers.type!), limits, fileFields);
   } catch (error) {
     return fail(x, error);
   }
+  let held = 0;
   x.readStream(
     headers,
-    (chunk) => parser.write(chunk),
+    (chunk) => {
+      held += chunk.byteLength;
+      budget.held += chunk.byteLength;
+      if (budget.held > limits.inFlight) throw busy(limits.inFlight);
+      parser.write(chunk);
+    },
     (x, error) => {
+      // Once read (or refused), the body is the handler's to hold, or nobody's.
+      budget.held -= held;
+      held = 0;
       try {
         // A body refused part way is not read to its end: its connection cannot be reused.
         if (error !== undefined) {
@@ -56,10 +88,7 @@ export function readUploads(
 function uploadBody(parser: MultipartParser, fileFields: readonly string[]): Record<string, unknown> {
   const body: Record<string, unknown> = parser.fields;
   for (const name in parser.files) {
-    if (!fileFields.includes(name))
-      throw new HttpError(400, `field "${name}" takes text, not a file`, {
-        errors: { [name]: ['must be text'] },
-      });
+    if (!fileFields.includes(name)) throw textField(name);
     const files = parser.files[name]!;
     body[name] = Array.isArray(files) ? files.map(() => '') : '';
   }

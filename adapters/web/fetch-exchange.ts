@@ -1,7 +1,8 @@
 // The Web-standard side of one request: a `Request` in, a `Response` out, behind the request path's `Exchange`.
 import { HttpError } from '../../core/errors.js';
 import type { OriginHeaders } from '../../core/request/cross-site.js';
-import { withoutBom } from '../../core/request/parse-body.js';
+import { NOT_UTF8, withoutBom } from '../../core/request/parse-body.js';
+import { BAD_HOST, isHost } from '../../core/request/target.js';
 import type { HttpResponse } from '../../core/response/render.js';
 import type { RequestHeaders } from '../../core/types.js';
 import { NullObject } from '../../core/util/null-object.js';
@@ -15,7 +16,6 @@ import {
 } from '../pipeline/exchange.js';
 import { peekWebBody, streamWebBody } from './stream-body.js';
 
-const NOT_UTF8 = new HttpError(400, 'the request body is not valid UTF-8');
 // As the node adapter words it (adapters/http/node-request.ts).
 const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
 const READ_ALREADY = new Error('the request body was already read');
@@ -94,12 +94,14 @@ export class FetchExchange extends Exchange {
     signal.addEventListener('abort', gone, { once: true });
   }
 
-  // The runtime checked the request line and joined repeated headers. Deno's server refuses a repeated Host
-  // itself, so a request it passes its connection info with is not asked (each header read is a call into
-  // Deno); Bun joins the values with `, ` and serves it, which no host name holds.
+  // The runtime checked the request line and joined repeated headers: Bun joins repeated Host values with `, `,
+  // which no host name holds. Deno builds the URL the target is read from out of the Host as sent, so a Host
+  // that is no host name is refused before anything routes by that URL.
   headProblem(): HttpError | undefined {
-    if (servedByDeno(this.platform[0])) return undefined;
-    return this.request.headers.get('host')?.includes(',') ? MANY_HOSTS : undefined;
+    const host = this.request.headers.get('host');
+    if (host === null) return undefined;
+    if (host.includes(',')) return MANY_HOSTS;
+    return isHost(host) ? undefined : BAD_HOST;
   }
 
   bodyHeaders(): BodyHeaders {
@@ -244,11 +246,6 @@ async function readLimited(
   let at = 0;
   for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.byteLength));
   return bytes;
-}
-
-/** Whether what the runtime passed beside the request is Deno's `ServeHandlerInfo`. */
-function servedByDeno(info: unknown): boolean {
-  return typeof info === 'object' && info !== null && 'remoteAddr' in info && 'completed' in info;
 }
 
 /** The host of a serialized absolute URL (as `new URL(url).host`, unparsed), or `undefined` for a path alone. */

@@ -22,6 +22,11 @@ export interface UploadLimits {
   readonly headerSize: number;
   /** The largest whole body, in bytes. Default 50 MiB. */
   readonly total: number;
+  /**
+   * What all uploads being received at once may hold together, in bytes: past it an upload is a `503` (with
+   * `Retry-After`), so memory stays bounded however many arrive. Default 256 MiB.
+   */
+  readonly inFlight: number;
 }
 
 /** The default upload limits; docs/uploads.md explains each. */
@@ -33,6 +38,7 @@ export const UPLOAD_LIMITS: UploadLimits = Object.freeze({
   parts: 110,
   headerSize: 8 * 1024,
   total: 50 * 1024 * 1024,
+  inFlight: 256 * 1024 * 1024,
 });
 
 /** The `413` for an upload past `limit` (its name in `uploads`), whose rest is never read. */
@@ -86,6 +92,8 @@ export class MultipartParser {
   constructor(
     boundary: string,
     private readonly limits: UploadLimits,
+    /** The fields that take files, when known: a file for any other is refused as soon as its headers are read. */
+    private readonly fileFields?: readonly string[],
   ) {
     this.delimiter = new TextEncoder().encode(`\r\n--${boundary}`);
   }
@@ -190,6 +198,14 @@ export class MultipartParser {
         throw uploadTooLarge(`the upload has more than ${files} files`, 'files', files);
     } else if (++this.counts.fields > fields)
       throw uploadTooLarge(`the upload has more than ${fields} fields`, 'fields', fields);
+    // A file for a field that takes text is refused before a byte of it is held.
+    if (
+      filename !== undefined &&
+      filename !== '' &&
+      this.fileFields !== undefined &&
+      !this.fileFields.includes(name)
+    )
+      throw textField(name);
     return { name, filename, type, chunks: [], size: 0 };
   }
 
@@ -221,6 +237,13 @@ export class MultipartParser {
     if (part.filename === '' && part.size === 0) return;
     add(this.files, part.name, new File(part.chunks as BlobPart[], part.filename, { type: part.type }));
   }
+}
+
+/** The `400` for a file sent for a field that takes text. */
+export function textField(name: string): HttpError {
+  return new HttpError(400, `field "${name}" takes text, not a file`, {
+    errors: { [name]: ['must be text'] },
+  });
 }
 
 function text(part: Part): string {

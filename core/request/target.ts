@@ -1,4 +1,6 @@
-// The request target (`/posts?limit=2`) split into path and query, as the request path reads it.
+// The request target (`/posts?limit=2`) split into path and query, as the request path reads it, and the Host
+// it is sent to.
+import { HttpError } from '../errors.js';
 /** A request target split into its still-encoded path and its query string (without `?`). */
 export interface Target {
   readonly path: string;
@@ -40,4 +42,20 @@ export function originUrl(url: string, target: Target): string {
   return target.search !== '' && url.length === target.path.length + target.search.length + 1
     ? url
     : originForm(target);
+}
+
+// What a Host header may hold (RFC 9110 §7.2, RFC 3986 §3.2.2): a registered name or IPv4 address, or a bracketed
+// IPv6 literal, then an optional port. No `/ ? # @`, comma or space: a runtime that builds its URL from the
+// Host (Deno) would take what follows one for the path, and route by it.
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+;=%]*)(?::[0-9]*)?$/;
+
+/** The `400` for a Host header that is no host name, the same on every runtime. */
+export const BAD_HOST = new HttpError(
+  400,
+  'the Host header must be a host name or address with an optional port, such as example.com:8080',
+);
+
+/** Whether a Host header's value is a host name (or address) with an optional port, and nothing else. */
+export function isHost(value: string): boolean {
+  return HOST.test(value);
 }

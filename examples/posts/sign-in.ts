@@ -61,8 +61,12 @@ export function signInResource() {
         return res.redirect(onward(req.body.next), 303);
       },
       destroy(req, res) {
-        delete sessionOf(req).user;
-        flash(req, 'notice', 'Signed out.');
+        const session = sessionOf(req);
+        // Signing out a visitor who never signed in changes nothing and says nothing.
+        if (session.user !== undefined) {
+          delete session.user;
+          flash(req, 'notice', 'Signed out.');
+        }
         return res.redirect(HOME, 303);
       },
     },

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,7 +9,7 @@ import { toFetch } from '../../adapters/fetch.js';
 import { main } from '../../adapters/cli.js';
 import type { PrecompiledValidators } from '../../adapters/pipeline/precompiled.js';
 import { serve } from '../../adapters/node.js';
-import { standaloneGenerator } from '../../adapters/http/ajv.js';
+import { standaloneGenerator, validatorRuntime } from '../../adapters/http/ajv.js';
 import { resource, RouteDefinitionError } from '../../core/index.js';
 import { inProcess } from '../support/in-process.js';
 import { ROOT } from '../support/paths.js';
@@ -235,6 +235,23 @@ test('sevenfold validators :: a schema whose text says require(…) is data, not
     () => twice.compile({ $id: 'https://x/post', type: 'object' }, 'json'),
     /schema with key or id "https:\/\/x\/post" already exists/,
   );
+});
+
+test('sevenfold validators :: no schema text reaches the module outside a string literal, a `$id` holding */ included', async () => {
+  const generator = standaloneGenerator();
+  const id = 'https://x/a*/ globalThis.pwnedBySchema = 1; /*';
+  generator.compile({ $id: id, type: 'object', properties: { title: { type: 'string' } } }, 'json');
+  generator.compile({ $id: 'https://x/b"*/ globalThis.pwnedBySchema = 2; //', type: 'string' }, 'json');
+  const text = generator.print('x', false);
+  assert.not.match(text, 'sourceURL');
+  assert.not.match(text, /^[^"]*globalThis\.pwnedBySchema/m);
+  const file = join(work, 'hostile.mjs');
+  writeFileSync(file, text);
+  const { validators } = (await load(file))(validatorRuntime());
+  const checks = Object.values(validators);
+  assert.is(checks.length, 2);
+  for (const check of checks) check({ title: 'x' });
+  assert.is((globalThis as { pwnedBySchema?: unknown }).pwnedBySchema, undefined);
 });
 
 test.after(() => rmSync(work, { recursive: true, force: true }));

@@ -2,10 +2,12 @@ import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 import { HttpError, resource, scope } from '../../core/index.js';
 import {
+  flash,
+  flashes,
   memorySessionStore,
   session,
-  type SessionStore,
   sessionOf,
+  type SessionStore,
 } from '../../core/features/sessions/index.js';
 import { open, sealKeys } from '../../core/features/sessions/seal.js';
 import { storeKey } from '../../core/features/sessions/store.js';
@@ -50,6 +52,19 @@ function app(store: SessionStore) {
         case 'signin':
           sessionOf(req).user = 'ada';
           return { user: 'ada' };
+        case 'victim':
+          sessionOf(req).user = 'victim';
+          return { user: 'victim' };
+        case 'refused':
+          // Signs someone in, then refuses: nothing of it may stay.
+          sessionOf(req).user = 'mallory';
+          flash(req, 'notice', 'never');
+          throw new HttpError(401, 'no');
+        case 'notice':
+          flash(req, 'notice', 'Hello.');
+          return {};
+        case 'who':
+          return { user: sessionOf(req).user ?? null, flashes: flashes(req) };
         case 'signout':
           delete sessionOf(req).user;
           delete sessionOf(req).visits;
@@ -111,6 +126,63 @@ stored('a session in a store is kept across requests on every adapter', async ({
 });
 
 stored.run();
+
+test('session({ store }) :: signing in as someone else over a signed-in session gives a new id: the old copy is not the new person', async () => {
+  const store = recording();
+  const ask = asker(store);
+  const attacker = pairOf(await ask('/visits/signin'));
+  // The victim's browser holds the attacker's cookie (planted), and signs in over it.
+  const victim = pairOf(await ask('/visits/victim', attacker));
+  assert.is.not(await idOf(victim), await idOf(attacker), 'a new id when who is signed in changes');
+  assert.equal(
+    JSON.parse((await ask('/visits/who', attacker)).body).user,
+    null,
+    'the planted copy signs no one in',
+  );
+  assert.equal(JSON.parse((await ask('/visits/who', victim)).body).user, 'victim');
+});
+
+test('session({ store }) :: a refusal leaves the session as it was found: a handler that signs in, then throws 401', async () => {
+  const store = recording();
+  const ask = asker(store);
+  const refused = await ask('/visits/refused');
+  assert.is(refused.status, 401);
+  assert.equal(refused.cookies ?? [], [], 'no cookie for a new visitor refused');
+  assert.is(store.size, 0);
+  const signedIn = pairOf(await ask('/visits/signin'));
+  const again = await ask('/visits/refused', signedIn);
+  assert.is(again.status, 401);
+  assert.equal(JSON.parse((await ask('/visits/who', signedIn)).body), { user: 'ada', flashes: [] });
+});
+
+test('session({ store }) :: a visitor’s flash messages alone cost the store nothing, and are shown once', async () => {
+  const store = recording();
+  const ask = asker(store);
+  for (let i = 0; i < 20; i++) await ask('/visits/notice');
+  assert.is(store.size, 0, 'no row for anonymous messages');
+  assert.not.ok(store.calls.includes('create'));
+  const cookie = pairOf(await ask('/visits/notice'));
+  const shown = await ask('/visits/who', cookie);
+  assert.equal(JSON.parse(shown.body).flashes, [{ type: 'notice', message: 'Hello.' }]);
+  assert.match(shown.cookies![0]!, /^sid=; .*Max-Age=0/, 'shown, then gone');
+  assert.is(store.size, 0);
+});
+
+test('memorySessionStore() :: evicts the least recently used: sessions in use outlive a flood of new ones', async () => {
+  const store = memorySessionStore({ max: 3 });
+  const ask = asker(store);
+  const kept = pairOf(await ask('/visits/signin'));
+  for (let i = 0; i < 10; i++) {
+    await ask('/visits');
+    // In use between the others: read and written again each time.
+    assert.equal(
+      JSON.parse((await ask('/visits/who', kept)).body).user,
+      'ada',
+      `after ${i + 1} new sessions`,
+    );
+  }
+  assert.is(store.size, 3);
+});
 
 test('session({ store }) :: signing out destroys the session: a copied cookie is signed out too', async () => {
   const store = recording();

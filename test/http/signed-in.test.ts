@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
-import { formatRoutes, openapi, resource, scope } from '../../core/index.js';
+import { formatRoutes, openapi, redirect, resource, scope } from '../../core/index.js';
 import { localPath, session, signedIn, sessionOf } from '../../core/features/sessions/index.js';
 import type { RawResponse } from '../support/http.js';
 import { onEvery, withServers } from '../support/servers.js';
@@ -95,6 +95,34 @@ test('signedIn() :: options checked; localPath() keeps only paths on this site',
     42,
   ])
     assert.is(localPath(refused), '/', JSON.stringify(refused));
+  // A Location holds visible ASCII: the rest is percent-encoded as UTF-8; what cannot be sends home.
+  for (const [given, sent] of [
+    ['/\u0100', '/%C4%80'],
+    ['/\u3000x', '/%E3%80%80x'],
+    ['/a b?c=\u2028', '/a%20b?c=%E2%80%A8'],
+    ['/\u00ff', '/%C3%BF'],
+    ['/\ud800', '/'],
+  ])
+    assert.is(localPath(given), sent, JSON.stringify(given));
 });
+
+const backs = withServers(
+  'localPath()',
+  resource('backs', { create: (req) => redirect(localPath(req.query.next), 303) }),
+  { checkResponses: false, crossSiteProtection: false },
+);
+
+backs(
+  'a next that is not Latin-1 still redirects, percent-encoded, on every adapter',
+  async ({ servers }) => {
+    for (const next of ['/%C4%80', '/%E3%80%80', '/%e2%80%a8', '/%ff']) {
+      const answer = await onEvery(servers, { method: 'POST', path: `/backs?next=${next}` });
+      assert.is(answer.status, 303, next);
+      assert.match(answer.headers.location!, /^\/[\x21-\x7e]*$/, next);
+    }
+  },
+);
+
+backs.run();
 
 test.run();

@@ -4,6 +4,7 @@ import {
   chunked,
   expectProblem,
   json,
+  raw,
   wholeAnswer,
   type RawRequest,
   type RawResponse,
@@ -11,6 +12,7 @@ import {
 import { inProcess, quietHandler, sameAnswer } from '../support/in-process.js';
 import { answerBeforeTheEnd, body, BOUNDARY, MULTIPART, part } from '../support/multipart.js';
 import { onEvery, withServers } from '../support/servers.js';
+import { connect } from 'node:net';
 
 // multipart/form-data uploads on every adapter and in process: files and fields handed over, each limit a
 // 413 naming it, malformed bodies a 400, and routes with no file field refusing multipart as before.
@@ -138,7 +140,7 @@ const tooLarge: Array<[string, string, RegExp]> = [
   ],
   [
     'too many parts',
-    body(part('a', '1'), part('b', '2'), part('c', '3'), part('f', 'x', 'x'), part('g', 'y', 'y')),
+    body(part('a', '1'), part('b', '2'), part('c', '3'), part('file', 'x', 'x'), part('file', 'y', 'y')),
     /uploads\.parts: 4/,
   ],
   [
@@ -165,6 +167,18 @@ served(
       assert.match(answer, /^HTTP\/1\.1 413 /, name);
       assert.match(answer, /uploads\.fileSize: 64/, name);
       assert.match(answer, /\r\nConnection: close\r\n/i, name);
+    }
+  },
+);
+
+served(
+  'uploads :: a file for a field that takes text is refused as soon as its headers arrive',
+  async ({ servers }) => {
+    const first = `${part('title', 'T')}--${BOUNDARY}\r\nContent-Disposition: form-data; name="title"; filename="a.txt"\r\n\r\nxx`;
+    for (const { name, running } of servers) {
+      const answer = await answerBeforeTheEnd(running.url, '/uploads', first);
+      assert.match(answer, /^HTTP\/1\.1 400 /, name);
+      assert.match(answer, /field \\"title\\" takes text, not a file/, name);
     }
   },
 );
@@ -257,3 +271,61 @@ served(
 );
 
 served.run();
+
+// uploads.inFlight: what all uploads being received may hold together; past it a 503 with Retry-After.
+const bounded = withServers('uploads in flight', uploads, {
+  uploads: { ...limits, fileSize: 1024, inFlight: 600 },
+  checkResponses: false,
+});
+const boundedHandler = quietHandler(uploads, {
+  uploads: { ...limits, fileSize: 1024, inFlight: 600 },
+  checkResponses: false,
+});
+
+/** An upload whose first `bytes` of a file are sent and whose rest never is, held until `close()`. */
+function heldUpload(url: string, bytes: number): Promise<{ close(): void }> {
+  const { hostname, port } = new URL(url);
+  const head = `POST /uploads HTTP/1.1\r\nHost: test.local\r\nContent-Type: ${MULTIPART['Content-Type']}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+  const first = `${part('title', 'T')}--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'x'.repeat(bytes)}`;
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head + chunked([first]).slice(0, -5));
+      // Long enough for the server to have read and counted the chunk.
+      setTimeout(() => resolve({ close: () => socket.destroy() }), 100);
+    });
+  });
+}
+
+bounded(
+  'uploads.inFlight :: past what all uploads hold together, a 503 with Retry-After; freed once one ends',
+  async ({ servers }) => {
+    const small = body(part('title', 'T'), part('file', 'x'.repeat(40), 'a'));
+    for (const { name, running } of servers) {
+      const held = await heldUpload(running.url, 250);
+      const refused = await raw(running.url, post(small));
+      expectProblem(503, /uploads\.inFlight: 600/)(refused);
+      assert.is(refused.headers['retry-after'], '5', name);
+      held.close();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const after = await raw(running.url, post(small));
+      assert.is(after.status, 200, `${name}: ${after.body}`);
+    }
+  },
+);
+
+bounded(
+  'uploads.inFlight :: a declared length past it is a 503 before a byte is read',
+  async ({ servers }) => {
+    const request = {
+      method: 'POST',
+      path: '/uploads',
+      headers: { ...TYPE, 'Content-Length': '1000' },
+      body: 'x'.repeat(1000),
+    };
+    const r = await onEvery(servers, request);
+    expectProblem(503, /uploads\.inFlight: 600/)(r);
+    sameAnswer(await inProcess(boundedHandler, request), r, 'toFetch');
+  },
+);
+
+bounded.run();

@@ -195,9 +195,31 @@ export const MALFORMED: readonly Exchange[] = [
   // Bun's URL is the path alone without a Host that names a host: still the same route, and the same host.
   { name: 'HTTP/1.0 without Host', request: 'GET /posts/first HTTP/1.0\r\n\r\n', status: 200 },
   { name: 'a DELETE on HTTP/1.0 without Host', request: 'DELETE /posts/none HTTP/1.0\r\n\r\n', status: 404 },
+  // A Host is a host name and a port: what follows a `/ ? # @` or a space in it must never pick the route (Deno
+  // builds its URL from the Host as sent).
   {
     name: 'a Host that is no host name',
     request: 'GET /posts/first HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n',
+    status: 400,
+  },
+  {
+    name: 'a Host holding a path and a query',
+    request: 'GET /posts HTTP/1.1\r\nHost: 127.0.0.1:4231/healthz?\r\nConnection: close\r\n\r\n',
+    status: 400,
+  },
+  {
+    name: 'a Host holding a path and a fragment',
+    request: 'GET /secrets HTTP/1.1\r\nHost: x/posts/first#\r\nConnection: close\r\n\r\n',
+    status: 400,
+  },
+  {
+    name: 'a Host holding userinfo',
+    request: 'GET /posts/first HTTP/1.1\r\nHost: a@b\r\nConnection: close\r\n\r\n',
+    status: 400,
+  },
+  {
+    name: 'a Host that is an IPv6 literal with a port',
+    request: 'GET /posts/first HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close\r\n\r\n',
     status: 200,
   },
   {

@@ -31,6 +31,12 @@ export interface SessionOptions<S = undefined> {
    * revoked (destroyed in the store) and hold more than 4 KB. Default: none, the session is in the cookie.
    */
   readonly store?: SessionStore;
+  /**
+   * The fields that say who the session is (default `['user']`): a change of any of them, as of which fields
+   * the session has, gives it a new id (with a store) and forgets the old one, so a session id planted or
+   * copied before someone signed in never becomes theirs.
+   */
+  readonly identity?: readonly string[];
 }
 
 /** The data a session of this schema holds. */
@@ -61,6 +67,7 @@ const OPTIONS: ReadonlySet<string> = new Set([
   'schema',
   'cookie',
   'store',
+  'identity',
 ]);
 
 /**
@@ -71,10 +78,14 @@ interface Loaded {
   readonly data: SessionData;
   readonly flashes: readonly Flash[];
   next?: Flash[];
-  loaded: string;
-  fields: string;
-  sent: boolean;
-  id?: string | undefined;
+  /** The session's JSON as read; `loaded` is the same, or `''` when the cookie must be written again. */
+  readonly original: string;
+  readonly loaded: string;
+  readonly fields: string;
+  /** Its identity fields' values as read, as JSON. */
+  readonly identity: string;
+  readonly sent: boolean;
+  readonly id?: string | undefined;
   regenerate?: boolean;
 }
 
@@ -151,6 +162,11 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
   )
     throw new TypeError(`${call}: schema must be a Standard Schema (zod, valibot, arktype)`);
   const keys = sealKeys(secrets, `session ${name}`);
+  const identity = options.identity ?? ['user'];
+  if (!Array.isArray(identity) || identity.some((field) => typeof field !== 'string'))
+    throw new TypeError(`${call}: identity must be a list of field names, such as ['user']`);
+  const identityOf = (data: SessionData): string =>
+    JSON.stringify(identity.map((field) => data[field] ?? null));
   const store = options.store;
   if (store !== undefined) {
     const missing = missingStoreMethod(store);
@@ -160,10 +176,13 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
       );
   }
 
-  /** The session's JSON a cookie leads to (sealed in it, or kept under the id sealed in it), with its id. */
+  /**
+   * The session's JSON a cookie leads to (sealed in it, or kept under the id sealed in it), with its id. With a
+   * store, a cookie may still hold the JSON itself: a visitor's messages alone, which cost the store nothing.
+   */
   async function unseal(cookie: string): Promise<{ text: string; id?: string } | undefined> {
     const opened = await open(keys, cookie, name);
-    if (opened === undefined || store === undefined)
+    if (opened === undefined || store === undefined || opened.startsWith('{'))
       return opened === undefined ? undefined : { text: opened };
     const text = await store.get(await storeKey(opened));
     return text === undefined ? undefined : { text, id: opened };
@@ -196,29 +215,53 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     const cookie = req.cookies[name];
     if (cookie === undefined) {
       const data = Object.create(null) as SessionData;
-      SESSIONS.set(req, { data, flashes: NO_FLASHES, loaded: '{}', fields: '', sent: false });
+      const empty = { original: '{}', loaded: '{}', fields: '', identity: identityOf(data), sent: false };
+      SESSIONS.set(req, { data, flashes: NO_FLASHES, ...empty });
       return;
     }
     return read(cookie).then((found) => {
       const data = found?.data ?? (Object.create(null) as SessionData);
+      const original = JSON.stringify(data);
       // A cookie that could not be read is removed by the next response, as an emptied session is; one that
       // carried messages is written again without them, as they are shown now.
-      const loaded = found === undefined || found.flashes.length > 0 ? '' : JSON.stringify(found.data);
+      const loaded = found === undefined || found.flashes.length > 0 ? '' : original;
       const flashes = found?.flashes ?? NO_FLASHES;
-      SESSIONS.set(req, { data, flashes, loaded, fields: fieldsOf(data), sent: true, id: found?.id });
+      const fields = fieldsOf(data);
+      SESSIONS.set(req, {
+        data,
+        flashes,
+        original,
+        loaded,
+        fields,
+        identity: identityOf(data),
+        sent: true,
+        id: found?.id,
+      });
     });
   }
 
   /**
    * The cookie's value for this session's JSON: the JSON sealed, or, with a store, the id it is kept under
    * sealed; `undefined` when the session was destroyed by another request meanwhile (it stays destroyed). A
-   * session not kept before, whose fields changed (signing in or out) or that asked to, gets a new id and its
-   * old one is forgotten, so an id planted or copied before sign-in is worth nothing.
+   * session not kept before, whose fields or identity changed (signing in, as another person, or out) or
+   * that asked to, gets a new id and its old one is forgotten, so an id planted or copied before sign-in is
+   * worth nothing. A session that holds nothing but messages is sealed in the cookie even with a store.
    */
-  async function sealed(state: Loaded, session: SessionData, text: string, expires: number) {
+  async function sealed(
+    state: Loaded,
+    session: SessionData,
+    text: string,
+    expires: number,
+    regenerate: boolean,
+  ) {
     if (store === undefined) return seal(keys, text, name);
     let id = state.id;
-    if (id !== undefined && !state.regenerate && state.fields === fieldsOf(session)) {
+    if (Object.keys(session).length === 0) {
+      if (id !== undefined && !(await store.destroy(await storeKey(id)))) return undefined;
+      return seal(keys, text, name);
+    }
+    const same = state.fields === fieldsOf(session) && state.identity === identityOf(session);
+    if (id !== undefined && !regenerate && same) {
       if (!(await store.update(await storeKey(id), text, expires))) return undefined;
     } else {
       if (id !== undefined && !(await store.destroy(await storeKey(id)))) return undefined;
@@ -237,24 +280,31 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     const state = SESSIONS.get(req);
     // A request refused before the hook read its cookie, or a server failure (its work half done), sends nothing.
     if (state === undefined || out.status >= 500) return;
+    // A page made without a session differs from one made with it, so a shared cache must tell them apart too.
     if (state.sent) privately(out);
-    const session = state.data;
-    const text = JSON.stringify(session);
-    // Messages are left only by a response that is not a refusal: a 303 after a write, a page.
-    const next = out.status < 400 ? state.next : undefined;
-    if (text === state.loaded && next === undefined && !state.regenerate) return;
+    else varyOnCookie(out.headers);
+    // A refusal, thrown or returned, leaves the session as the request found it and leaves no messages: a
+    // handler that signs someone in, then refuses, signs no one in.
+    const refused = out.status >= 400;
+    const session = refused
+      ? (Object.assign(Object.create(null), JSON.parse(state.original)) as SessionData)
+      : state.data;
+    const text = refused ? state.original : JSON.stringify(session);
+    const next = refused ? undefined : state.next;
+    const regenerate = !refused && state.regenerate === true;
+    if (text === state.loaded && next === undefined && !regenerate) return;
     if (text === '{}' && next === undefined) {
       if (!state.sent) return;
       const clear = unstored(withCookies(out, [clearCookieLine(name, attributes)]));
       return state.id === undefined ? clear : forget(state).then(() => clear);
     }
-    if (schema !== undefined && !matches(schema as StandardSchemaV1, session))
+    if (!refused && schema !== undefined && !matches(schema as StandardSchemaV1, session))
       throw new TypeError(
         `session(): the session does not match its schema; set only the fields it declares`,
       );
     const expires = Date.now() + maxAge * 1000;
     const payload = { d: session, e: expires, ...(next === undefined ? {} : { f: next }) };
-    return sealed(state, session, JSON.stringify(payload), expires).then((value) => {
+    return sealed(state, session, JSON.stringify(payload), expires, regenerate).then((value) => {
       // Destroyed meanwhile: the browser keeps whatever cookie it has (an id another answer gave it, or a dead one).
       if (value === undefined) return out;
       const line = cookieLine(name, value, attributes);
@@ -302,15 +352,20 @@ function matches(schema: StandardSchemaV1, value: unknown): boolean {
  */
 export function privately(out: HttpResponse): void {
   const headers = out.headers as Record<string, string>;
-  const vary = headerKey(headers, 'vary');
-  if (vary === undefined) headers['Vary'] = 'Cookie';
-  else if (!/(^|,)\s*(cookie|\*)\s*(,|$)/i.test(headers[vary]!)) headers[vary] = `${headers[vary]}, Cookie`;
+  varyOnCookie(headers);
   const cache = headerKey(headers, 'cache-control');
   if (cache === undefined) headers['Cache-Control'] = 'private';
   else if (!/\b(private|no-store)\b/i.test(headers[cache]!))
     headers[cache] = /\bpublic\b/i.test(headers[cache]!)
       ? headers[cache]!.replace(/\bpublic\b/i, 'private')
       : `private, ${headers[cache]}`;
+}
+
+/** Adds `Cookie` to `Vary` (once; `*` covers it), under the name the headers already use for it. */
+function varyOnCookie(headers: Record<string, string>): void {
+  const vary = headerKey(headers, 'vary');
+  if (vary === undefined) headers['Vary'] = 'Cookie';
+  else if (!/(^|,)\s*(cookie|\*)\s*(,|$)/i.test(headers[vary]!)) headers[vary] = `${headers[vary]}, Cookie`;
 }
 
 /** An answer that sets or clears a session cookie: no cache may keep it, or it would hand the cookie on. */

@@ -56,11 +56,19 @@ export function signedIn<User = unknown, const K extends string = 'user'>(
 
 /**
  * `next` if it is a path on this site (`/posts/1?x=2`), else `/`: where to send a person after signing in,
- * never another site's page (`//evil.example`, `/\evil.example`, `https://…` are refused).
+ * never another site's page (`//evil.example`, `/\evil.example`, `https://…` are refused); what is not visible
+ * ASCII is percent-encoded, so that it can be sent as a `Location` as it is.
  */
 export function localPath(next: unknown): string {
   if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
     return '/';
   // Control characters (a tab or newline a browser drops) could turn the rest into another host.
-  return /[\x00-\x1f\x7f]/.test(next) ? '/' : next;
+  if (/[\x00-\x1f\x7f]/.test(next)) return '/';
+  // A Location header holds visible ASCII: the rest (a space, é, U+2028) is percent-encoded as UTF-8, and a
+  // text that cannot be (a lone surrogate) sends the person home.
+  try {
+    return next.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
+  } catch {
+    return '/';
+  }
 }

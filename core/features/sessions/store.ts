@@ -26,7 +26,7 @@ export interface SessionStore {
 
 /** What `memorySessionStore()` takes. */
 export interface MemorySessionStoreOptions {
-  /** Sessions kept at most; past it the oldest is forgotten first. Default 10 000. */
+  /** Sessions kept at most; past it the least recently used is forgotten first. Default 10 000. */
   readonly max?: number;
 }
 
@@ -41,13 +41,16 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
   const max = options.max ?? 10_000;
   if (!Number.isSafeInteger(max) || max < 1)
     throw new TypeError(`memorySessionStore(options): max must be a whole number of 1 or more, got ${max}`);
-  // A Map keeps insertion order, so its first entry is the oldest: what goes first when full.
+  // A Map keeps insertion order and each use moves an entry to the end, so the first entry is the least
+  // recently used: what goes first when full, never a session in use.
   const kept = new Map<string, { value: string; expires: number }>();
   const live = (key: string): { value: string; expires: number } | undefined => {
     const entry = kept.get(key);
-    if (entry === undefined || entry.expires > Date.now()) return entry;
+    if (entry === undefined) return undefined;
     kept.delete(key);
-    return undefined;
+    if (entry.expires <= Date.now()) return undefined;
+    kept.set(key, entry);
+    return entry;
   };
   return {
     get size() {
