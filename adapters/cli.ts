@@ -69,14 +69,40 @@ function routesIn(value: unknown): Route[] {
 
 /**
  * The routes among a module's exports: resources, tables and single routes, each once, with the hooks a
- * scoped table runs before matching (which the listing names).
+ * scoped table runs before matching (which the listing names). The same route reached through two exports
+ * (a resource, and the scope that wraps it) is one route, listed as the scope has it; two routes that
+ * share a method and path but not a handler are a real conflict, which routes() names.
  */
 export function routesOf(exports: Record<string, unknown>): RouteTable {
-  const holding = Object.values(exports).filter((value) => routesIn(value).length > 0);
-  // A scope's table exported alone is the table mounted: the hooks it runs before matching stay with it.
-  if (holding.length === 1 && Array.isArray(holding[0]) && tableHooks(holding[0]).length > 0)
-    return holding[0];
-  return routes([...new Set(holding.flatMap(routesIn))]);
+  const holding = Object.entries(exports).filter(([, value]) => routesIn(value).length > 0);
+  const chosen = new Map<string, { route: Route; from: string }>();
+  for (const [from, value] of holding)
+    for (const route of routesIn(value)) {
+      const key = `${route.method} ${route.path}`;
+      const seen = chosen.get(key);
+      if (seen !== undefined && seen.route.handler !== route.handler)
+        throw new Error(
+          `${key} is defined twice: by ${seen.route.name} (export ${seen.from}) and by ${route.name} (export ${from}), with different handlers; remove one, give one another path, or pass --export`,
+        );
+      if (seen === undefined || around(route) > around(seen.route)) chosen.set(key, { route, from });
+    }
+  const listed = [...chosen.values()].map(({ route }) => route);
+  // A scope's table that holds every route listed is the table mounted: the hooks it runs before matching
+  // stay with it.
+  const mounted = holding
+    .map(([, value]) => value)
+    .find(
+      (value): value is RouteTable =>
+        Array.isArray(value) &&
+        tableHooks(value).length > 0 &&
+        listed.every((route) => value.includes(route)),
+    );
+  return mounted ?? routes(listed);
+}
+
+/** How much a copy of a route has around it: the scope that wraps a resource adds its guards and hooks. */
+function around(route: Route): number {
+  return (route.guards?.length ?? 0) + (route.hooks?.length ?? 0);
 }
 
 /** The exports picked by `--export NAME`: that one, or an error naming the exports that hold routes. */
@@ -98,6 +124,9 @@ const TYPESCRIPT = ['.ts', '.mts', '.cts', '.tsx'];
 async function load(specifier: string, cwd: string): Promise<Record<string, unknown>> {
   const file = resolve(cwd, specifier);
   if (!existsSync(file)) throw new Error(`cannot find module ${specifier} (looked for ${file})`);
+  // What the module prints as it loads goes to stderr: stdout carries the listing, which a tool parses.
+  const printed = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = console.error;
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
@@ -114,6 +143,8 @@ async function load(specifier: string, cwd: string): Promise<Record<string, unkn
       );
     }
     throw new Error(`loading ${specifier} failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    Object.assign(console, printed);
   }
 }
 

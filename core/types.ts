@@ -90,7 +90,7 @@ export interface HandlerRequest<P = Readonly<Record<string, string>>, Q = Query,
   accepts(...types: string[]): string | false;
 }
 
-/** A handler: its return value is the response (see `Result` and the `Reply` helpers). */
+/** A handler: its return value is the result, rendered as the response (see `Result` and the `Reply` helpers). */
 export type Handler<P = Readonly<Record<string, string>>, Q = Query, B = unknown, C = {}> = (
   req: HandlerRequest<P, Q, B, C>,
   res: Reply,

@@ -35,8 +35,9 @@ function transferProblem(transfer: string): HttpError | undefined {
 }
 
 /**
- * The request as handlers see it (node's headers on first use, and an abort when the client
- * goes away), carrying node's `req` and `res` through the request path.
+ * The exchange for one request on node:http: node's `IncomingMessage` and `ServerResponse` carried through
+ * the request path, and what the handler's request reads from them (headers on first use, an abort when
+ * the client goes away).
  */
 export class NodeExchange extends Exchange {
   #head: Head | undefined = undefined;

@@ -1,5 +1,5 @@
-// What an I/O shell (node:http today) gives the request path for one request: headers, body, the answer's way
-// out.
+// What an I/O shell (node:http, or a Web-standard runtime) gives the request path for one request: headers,
+// body, the response's way out.
 import type { OriginHeaders } from '../../core/request/cross-site.js';
 import { HttpError } from '../../core/errors.js';
 import { IncomingRequest, type RequestSource } from '../../core/request/request.js';
@@ -61,7 +61,7 @@ export abstract class Exchange implements RequestSource {
   methodPart = false;
   /** An upload's files, set apart while the schema checks its text fields. */
   files: Record<string, File | File[]> | undefined = undefined;
-  /** The table's matcher, handed over only where hooks run before matching and may ask `allowed()`. */
+  /** The table's matcher, which `allowed()` asks. */
   matcher: Matcher | undefined = undefined;
   /** How the matched route writes its JSON answers, when it declares response schemas. */
   json: JsonWriter | undefined = undefined;

@@ -1,5 +1,5 @@
 // The request path every adapter shares, in the order it runs: receive, route, guard, read, check, handle,
-// answer.
+// respond.
 import { HttpError } from '../../core/errors.js';
 import { compile } from '../../core/matcher/index.js';
 import { isCrossSite, CROSS_SITE } from '../../core/request/cross-site.js';
@@ -23,7 +23,6 @@ import type { Found } from '../../core/matcher/match.js';
 import { sendsNothing, tooLarge, type BodyHeaders, type Exchange } from './exchange.js';
 import { formReader, formRoutes, peekFormMethod, sharedGuards, uploadOverrides } from './form-method.js';
 import { EMPTY_FORM } from '../../core/request/multipart.js';
-import { serializerOf } from './route-plan.js';
 import { beforeBody, checkBody, routePlans, runGuards, type RoutePlan } from './route-plan.js';
 import { settingsOf, type DispatchOptions } from './settings.js';
 import { readUploads, uploadsTooLarge, withFiles, type UploadBudget } from './upload-body.js';
@@ -42,7 +41,7 @@ export interface Pipeline {
 
 /**
  * Builds the request path for a table. Each step below is named for what it does and calls the
- * next; every refusal and failure leaves through `fail`, every answer through `answer`. A
+ * next; every refusal and failure leaves through `fail`, every response through `send`. A
  * request that needs no body and whose handler answers at once is served without a promise.
  * `tracing` is what the I/O shell wants told (the node adapters: OpenTelemetry, a diagnostics channel).
  */
@@ -71,7 +70,6 @@ export function createPipeline(
     settings.checkResponses,
     { methodOverride, crossSiteProtection },
     before,
-    serializerOf,
   );
   // Where a multipart form's `_method` may reach an upload: nowhere, and no multipart POST is read early.
   const uploads: ReadonlySet<Route> = methodOverride ? uploadOverrides(table) : new Set();
@@ -97,8 +95,9 @@ export function createPipeline(
       return fail(x, BAD_TARGET);
     }
     locate(x.req, originUrl(url, target), target.path, target.search);
-    if (beforeMatching.length === 0) return arrived(x);
+    // What `req.allowed()` asks, wherever a hook or a handler asks it.
     x.matcher = matcher;
+    if (beforeMatching.length === 0) return arrived(x);
     x.hold();
     deadlines.step(
       x,

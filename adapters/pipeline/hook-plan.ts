@@ -5,14 +5,9 @@ import type { HttpResponse } from '../../core/response/render.js';
 import type { Route, RouteTable } from '../../core/types.js';
 import { isThenable } from '../../core/util/thenable.js';
 
-/** A hook's `onRequest` returned a result: the request path renders `value` as the handler's, and goes no further. */
-export class HookResult {
-  constructor(readonly value: unknown) {}
-}
-
 /**
- * Runs the request parts of `hooks` in order; one that returns a value ends the request with it (thrown as a
- * `HookResult`). Synchronous unless a hook answers with a promise.
+ * Runs the onRequest parts of `hooks` in order; one that returns a `Result` ends the request with it (thrown,
+ * as a guard's redirect is). Synchronous unless a hook answers with a promise.
  */
 export function runRequestHooks(req: HookRequest, hooks: readonly Hook[], from = 0): void | Promise<void> {
   for (let i = from; i < hooks.length; i++) {
@@ -64,7 +59,8 @@ export function runSendHooks(
  * mistake, made a 500 that names the hook instead of a 200 nobody meant.
  */
 function verdict(hook: Hook, value: unknown): unknown {
-  if (value instanceof Result) return new HookResult(value);
+  // The request path sends a thrown Result as the response, as it does a guard's redirect.
+  if (value instanceof Result) return value;
   return new TypeError(
     `hook ${JSON.stringify(hook.name)}: its onRequest returned ${value === null ? 'null' : typeof value}; return nothing to go on, or a Result (text(), json(), noContent()…) to answer`,
   );
@@ -72,8 +68,6 @@ function verdict(hook: Hook, value: unknown): unknown {
 
 /** Where each hook of a table runs, worked out once: before matching, after it, and on the way out. */
 export interface HookPlan {
-  /** The mounted table's hooks: their request parts run before matching. */
-  readonly before: readonly Hook[];
   /** The `onSend` parts the response to a request no route took passes, innermost first. */
   readonly miss: readonly Hook[];
   /** Per route that has hooks, the `onSend` parts its responses pass, innermost first. */
@@ -87,7 +81,7 @@ export function hookPlan(table: RouteTable, before: readonly Hook[]): HookPlan |
     if (route.hooks !== undefined && route.hooks.length > 0) onSend.set(route, sending(route.hooks));
   }
   if (before.length === 0 && onSend.size === 0) return undefined;
-  return { before, miss: sending(before), onSend };
+  return { miss: sending(before), onSend };
 }
 
 /** A route's hooks that run after matching: its own, less those the table ran before matching. */

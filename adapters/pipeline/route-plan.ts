@@ -29,7 +29,7 @@ import { compileSerializer } from '../../core/schema/serialize.js';
  * Routes that ask for none of it get no plan and skip all of this.
  */
 export interface RoutePlan {
-  /** Hooks whose request parts run after matching, before the guards (a resource's, an inner scope's). */
+  /** Hooks whose onRequest parts run after matching, before the guards (a resource's, an inner scope's). */
   readonly hooks: readonly Hook[];
   readonly guards: readonly Guard<any>[];
   readonly checks: RouteChecks | undefined;
@@ -52,7 +52,6 @@ export function routePlans(
   checkResponses: boolean,
   documentation: OpenApiOptions,
   before: readonly Hook[],
-  serializers: SerializerCompiler,
 ): Map<Route, RoutePlan> {
   const plans = new Map<Route, RoutePlan>();
   for (const route of table) {
@@ -61,7 +60,7 @@ export function routePlans(
     // Only a route that declares schemas makes promises beyond the document's generic defaults to check.
     const documented = checkResponses && route.schema !== undefined;
     const checked = validates(route);
-    const json = jsonWriter(route, serializers);
+    const json = jsonWriter(route);
     if (!guarded && !checked && !documented && hooks.length === 0 && json === undefined) continue;
     plans.set(route, {
       hooks,
@@ -190,7 +189,7 @@ export function responseMismatch(
 /** How a route declares a status its documentation lacks, for the message `onError` gets. */
 function fixFor(route: Route, status: number): string {
   if (status === 303) return `declare seeOther in schemas.${route.action}`;
-  // A handler's 304 comes from res.fresh(), whose answers the etag() hook documents (and completes).
+  // A handler's 304 comes from fresh() (sevenfold/caching), whose responses the etag() hook documents (and completes).
   if (status === 304) return `put the etag() hook on ${route.name} (its resource's or a scope's hooks)`;
   if (status >= 400) return `declare ${status} in schemas.${route.action}.errors`;
   return `answer a status it documents, or document ${status} in schemas.${route.action}`;
@@ -201,27 +200,20 @@ function contentType(headers: Readonly<Record<string, string>>): string | undefi
   return key === undefined ? undefined : headers[key]!.split(';')[0]!.trim().toLowerCase();
 }
 
-// How a route with response schemas writes its JSON answers: a serializer per declared status, compiled once.
-/** Turns one status's response schema into the function that writes its bodies (declared fields only). */
-export type SerializerCompiler = (schema: JsonSchema, label: string) => (value: unknown) => string;
-
-/** The serializer compiled from a schema (generated code, or a walk where code generation is refused). */
-export const serializerOf: SerializerCompiler = (schema, label) =>
-  compileSerializer(schema, { label }).serialize;
-
 /**
- * The writer of a route's JSON answers, or `undefined` when it declares no response schema. A status the
+ * The writer of a route's JSON responses, a serializer per declared status compiled once (generated code, or
+ * a walk where code generation is refused), or `undefined` when it declares no response schema. A status the
  * schemas do not declare is a `TypeError` (a `500` reported to `onError`) naming the route and the fix, so an
  * undocumented body never leaves.
  */
-export function jsonWriter(route: Route, compile: SerializerCompiler): JsonWriter | undefined {
+export function jsonWriter(route: Route): JsonWriter | undefined {
   const declared = route.schema?.response;
   if (declared === undefined) return undefined;
   const writers = new Map<number, (value: unknown) => string>();
   for (const [status, schema] of Object.entries(declared)) {
     const label = `${route.name} response ${status}`;
     try {
-      writers.set(Number(status), compile(schema, label));
+      writers.set(Number(status), compileSerializer(schema, { label }).serialize);
     } catch (error) {
       throw new RouteDefinitionError(
         `route ${route.name}: its response ${status} schema cannot be serialized: ${error instanceof Error ? error.message : String(error)}`,

@@ -2,7 +2,7 @@
 import type { PrecompiledValidators } from './precompiled.js';
 import { errorPage as errorPageOf } from '../../core/response/error-page.js';
 import { PAGE_HEADERS, type ErrorPage, type ErrorPages } from '../../core/response/render.js';
-import { mergeHeaders } from '../../core/util/headers.js';
+import { setHeaders } from '../../core/util/headers.js';
 import type { HandlerRequest } from '../../core/types.js';
 import { trustedOrigins } from '../../core/request/cross-site.js';
 import { LIMITS } from '../../core/util/limits.js';
@@ -181,6 +181,6 @@ function uploadLimits(given: Partial<UploadLimits> | undefined): UploadLimits {
 /** The error pages as options give them: the app's page (guarded) or the plain one, with their headers. */
 function errorPages(options: DispatchOptions, onError: OnError): ErrorPages {
   const headers: Record<string, string> = { ...PAGE_HEADERS };
-  if (options.pageHeaders !== undefined) mergeHeaders(headers, options.pageHeaders);
+  if (options.pageHeaders !== undefined) setHeaders(headers, options.pageHeaders);
   return { page: guardedPage(options.errorPage, onError) ?? errorPageOf, headers };
 }

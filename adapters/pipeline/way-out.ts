@@ -7,7 +7,7 @@ import { Reply, Result } from '../../core/response/reply.js';
 import type { HandlerRequest, Route } from '../../core/types.js';
 import { ABORTED, type Exchange } from './exchange.js';
 import { abort, knownId } from '../../core/request/request.js';
-import { HookResult, runSendHooks, type HookPlan } from './hook-plan.js';
+import { runSendHooks, type HookPlan } from './hook-plan.js';
 import { responseMismatch, type RoutePlan } from './route-plan.js';
 import type { Settings } from './settings.js';
 import { unsendableHeader } from '../../core/util/headers.js';
@@ -50,8 +50,7 @@ export function way(
   function fail(x: Exchange, error: unknown): void {
     // Nobody is left to answer.
     if (error === ABORTED) return x.release();
-    if (error instanceof HookResult) return respond(x, error.value, new Reply());
-    // A guard that sends the client elsewhere (signedIn()'s 303 to the sign-in page) throws the Result to send.
+    // A guard that sends the client elsewhere (signedIn()'s 303), or an onRequest part that answers, throws the Result to send.
     if (error instanceof Result) return respond(x, error, new Reply());
     if (!(error instanceof HttpError)) report(x, error);
     send(x, checkedResponse(x, errorResponse(x, error)));
@@ -77,7 +76,7 @@ export function way(
   }
 
   /**
-   * An answer part that awaits (a session sealed with WebCrypto) holds the answer until it settles, or until
+   * An onSend part that awaits (a session sealed with WebCrypto) holds the response until it settles, or until
    * `handlerTimeout`, when the answer is a `503` without the hooks, so that none can hold a connection forever.
    */
   function awaitHooks(x: Exchange, final: Promise<HttpResponse>): void {

@@ -16,7 +16,7 @@ import {
 } from '../pipeline/exchange.js';
 import { peekWebBody, streamWebBody } from './stream-body.js';
 
-// As the node adapter words it (adapters/http/node-request.ts).
+// As the node adapter words it (adapters/http/node-exchange.ts).
 const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
 const READ_ALREADY = new Error('the request body was already read');
 
@@ -24,17 +24,18 @@ const READ_ALREADY = new Error('the request body was already read');
 export type ClientAddress = (request: Request, ...platform: unknown[]) => string | undefined;
 
 /**
- * The request as handlers see it on a Web-standard runtime: headers from the `Request` (lower-cased
- * on first use), an abort when the runtime aborts its signal, and the `Response` it is answered with.
+ * The exchange for one request on a Web-standard runtime: the `Request` in, the `Response` out, and what
+ * the handler's request reads from them (headers lower-cased on first use, an abort when the runtime aborts
+ * its signal).
  */
 export class FetchExchange extends Exchange {
   readonly target: string;
   #headers: RequestHeaders | undefined = undefined;
   #bodyHeaders: BodyHeaders | undefined = undefined;
-  #answered = false;
-  /** The answer, once written before anyone waits for it. */
+  #responded = false;
+  /** The response, once written before anyone waits for it. */
   #response: Response | undefined = undefined;
-  /** Who waits for an answer that was not ready at once. */
+  /** Who waits for a response that was not ready at once. */
   #resolve: ((response: Response) => void) | undefined = undefined;
   /** The bytes a peek read (a multipart form's first part), handed first to the read that continues it. */
   #ahead: Uint8Array | undefined = undefined;
@@ -73,15 +74,15 @@ export class FetchExchange extends Exchange {
   }
 
   /**
-   * The answer: the `Response` itself when the request path wrote it at once, so that the runtime need not
+   * The response: the `Response` itself when the request path wrote it at once, so that the runtime need not
    * wait on a promise, else a promise of it.
    */
   response(): Response | Promise<Response> {
     return this.#response ?? new Promise((resolve) => (this.#resolve = resolve));
   }
 
-  /** Hands the answer over, the first one only (a late handler after a `503` has nobody to answer). */
-  private answer(response: Response): void {
+  /** Hands the response over, the first one only (a late handler after a `503` has nobody to answer). */
+  private handOver(response: Response): void {
     if (this.#resolve !== undefined) this.#resolve(response);
     else this.#response ??= response;
   }
@@ -90,7 +91,7 @@ export class FetchExchange extends Exchange {
     const signal = this.request.signal;
     if (signal.aborted) return abort(new Error('the client went away'));
     // Some runtimes abort a request's signal once its response is done: that is no client going away.
-    const gone = () => this.#answered || abort(new Error('the client went away'));
+    const gone = () => this.#responded || abort(new Error('the client went away'));
     signal.addEventListener('abort', gone, { once: true });
   }
 
@@ -181,9 +182,9 @@ export class FetchExchange extends Exchange {
       out.headers['Content-Length'] = String(
         typeof body === 'string' ? utf8Length(body) : (body as Uint8Array).byteLength,
       );
-    this.#answered = true;
+    this.#responded = true;
     const headers = out.cookies === undefined ? responseHeaders(out.headers) : headersWithCookies(out);
-    this.answer(
+    this.handOver(
       new Response(
         bodiless || empty ? null : (body as BodyInit),
         headers === undefined ? { status: out.status } : { status: out.status, headers },
@@ -192,7 +193,7 @@ export class FetchExchange extends Exchange {
   }
 
   destroy(): void {
-    this.answer(Response.error());
+    this.handOver(Response.error());
   }
 
   // The runtime owns the connection: an unread body is its to drain or close.
@@ -277,11 +278,11 @@ export function utf8Length(text: string): number {
 // `Headers` (sorted) slower than they read a record.
 const SHARE_HEADERS = typeof (globalThis as { Bun?: unknown }).Bun === 'object';
 
-/** On Bun, a `Headers` for each Content-Type an answer has alone, made once: most answers are one of a few. */
+/** On Bun, a `Headers` for each Content-Type a response has alone, made once: most responses are one of a few. */
 const TYPED = new Map<string, Headers>();
 const MAX_TYPED = 32;
 
-/** The answer's headers with a Set-Cookie line per cookie, which a record cannot hold. */
+/** The response's headers with a Set-Cookie line per cookie, which a record cannot hold. */
 export function headersWithCookies(out: HttpResponse): Headers {
   const headers = new Headers(out.headers);
   for (const line of out.cookies!) headers.append('Set-Cookie', line);
@@ -289,7 +290,7 @@ export function headersWithCookies(out: HttpResponse): Headers {
 }
 
 /**
- * The headers an answer's Response is made with: none for none (the runtimes read even an empty record),
+ * The headers a response's Response is made with: none for none (the runtimes read even an empty record),
  * and on Bun a shared `Headers` for a Content-Type alone (the Response gets its own copy either way).
  */
 export function responseHeaders(headers: Record<string, string>): HeadersInit | undefined {

@@ -20,12 +20,9 @@ import { parentNest } from './parents.js';
 export {
   Resource,
   Singular,
-  resourceMetadata,
-  RESOURCE_METADATA,
   type ControllerResourceOptions,
   type ControllerSingularOptions,
   type ParentLike,
-  type ResourceMetadata,
 } from './decorators.js';
 export {
   container,

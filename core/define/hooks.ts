@@ -104,7 +104,7 @@ export interface HookParts {
 }
 
 /**
- * Names what runs around requests: `hook('timing', { onSend: (req, res) => { res.headers['Server-Timing'] =
+ * Names what runs around requests: `hook('timing', { onSend: (req, out) => { out.headers['Server-Timing'] =
  * … } })`. The name is what the listing shows; a scope or a resource lists hooks in the order they run.
  */
 export function hook(name: string, parts: HookParts): Hook {

@@ -50,8 +50,8 @@ export interface MatcherOptions {
  * 3. A path with an escape, or a miss with a dot segment, is decoded and searched instead
  *    (decoded.ts), which also checks each segment; a miss becomes 405 with `Allow`, or 404.
  *
- * Routes without params answer with a result built at compile time; params land in objects of
- * one class with no Object.prototype in its chain (answers.ts).
+ * Routes without params are found with a match built at compile time; params land in objects of
+ * one class with no Object.prototype in its chain (match.ts).
  */
 export function compile(table: RouteTable, options: MatcherOptions = {}): Matcher {
   // Generated code holds it as a literal, so only a whole number may be one.

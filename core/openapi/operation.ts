@@ -167,7 +167,7 @@ export function operation(route: Route, options: OpenApiOptions): Json {
   for (const [status, body] of Object.entries(declared)) {
     if (Number(status) === success) continue;
     responses[status] = {
-      description: STATUS_TITLES[Number(status)] ?? SUCCESS_TITLES[Number(status)] ?? 'Answer',
+      description: STATUS_TITLES[Number(status)] ?? SUCCESS_TITLES[Number(status)] ?? 'Response',
       content: { 'application/json': { schema: body } },
     };
   }

@@ -63,8 +63,8 @@ export interface CookieOptions {
   readonly httpOnly?: boolean;
   /** Sent over HTTPS only; required by `SameSite=None`, `Partitioned` and the `__Secure-`/`__Host-` prefixes. */
   readonly secure?: boolean;
-  /** Which cross-site requests carry it; default `'Lax'` (top-level navigations only). */
-  readonly sameSite?: 'Strict' | 'Lax' | 'None';
+  /** Which cross-site requests carry it, in any letter case; default `'Lax'` (top-level navigations only). */
+  readonly sameSite?: 'Strict' | 'Lax' | 'None' | 'strict' | 'lax' | 'none';
   /** The paths it is sent to; default `'/'`. */
   readonly path?: string;
   /** The host and its subdomains it is sent to; by default the host that set it alone. */
@@ -84,7 +84,12 @@ const DOMAIN =
   /^\.?[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?(?:\.[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?)*$/;
 // RFC 6265bis §5.6.1: a browser caps Max-Age and Expires at 400 days.
 const MAX_AGE = 400 * 24 * 60 * 60;
-const SAME_SITE: ReadonlySet<string> = new Set(['Strict', 'Lax', 'None']);
+// Written as RFC 6265bis writes them, whatever letter case the option used.
+const SAME_SITE: ReadonlyMap<string, string> = new Map([
+  ['strict', 'Strict'],
+  ['lax', 'Lax'],
+  ['none', 'None'],
+]);
 const OPTIONS: ReadonlySet<string> = new Set([
   'httpOnly',
   'secure',
@@ -102,7 +107,7 @@ const EPOCH = 'Thu, 01 Jan 1970 00:00:00 GMT';
  * `Domain`, `Max-Age`, `Expires`, `HttpOnly`, `Secure`, `SameSite` and `Partitioned`. Throws a `TypeError`
  * saying what to change for a name that is not a token, a bad attribute, or a combination browsers refuse.
  */
-export function setCookieLine(name: string, value: string, options: CookieOptions = {}): string {
+export function cookieLine(name: string, value: string, options: CookieOptions = {}): string {
   const call = `res.cookie(${JSON.stringify(name)})`;
   checkName(name, call);
   if (typeof value !== 'string')
@@ -138,7 +143,8 @@ function attributes(name: string, options: CookieOptions, call: string): string 
   for (const key of Object.keys(options))
     if (!OPTIONS.has(key))
       throw new TypeError(`${call}: unknown option "${key}"; it takes ${[...OPTIONS].join(', ')}`);
-  const { httpOnly = true, secure = false, sameSite = 'Lax', path = '/', domain, maxAge, expires } = options;
+  const { httpOnly = true, secure = false, path = '/', domain, maxAge, expires } = options;
+  const sameSite = SAME_SITE.get(String(options.sameSite ?? 'Lax').toLowerCase());
   const partitioned = options.partitioned === true;
   if (typeof path !== 'string' || !path.startsWith('/') || BAD_PATH.test(path))
     throw new TypeError(`${call}: path must start with / and hold no control character or ;`);
@@ -160,7 +166,7 @@ function attributes(name: string, options: CookieOptions, call: string): string 
   }
   if (httpOnly) line += '; HttpOnly';
   if (secure) line += '; Secure';
-  if (!SAME_SITE.has(sameSite)) throw new TypeError(`${call}: sameSite must be 'Strict', 'Lax' or 'None'`);
+  if (sameSite === undefined) throw new TypeError(`${call}: sameSite must be 'Strict', 'Lax' or 'None'`);
   line += `; SameSite=${sameSite}`;
   if (partitioned) line += '; Partitioned';
   const refusal = refused(name, { secure, sameSite, path, domain, partitioned });

@@ -1,11 +1,6 @@
 // Refusing cross-site form posts, statelessly: Sec-Fetch-Site, else Origin against Host.
 import { HttpError } from '../errors.js';
 
-/**
- * What HTML forms need from the request path, as pure rules the adapters apply before matching:
- * method override (forms can only GET and POST) and refusing cross-site form posts.
- */
-
 // The body types a page on another site can send without a CORS preflight (the Fetch standard's
 // CORS-safelisted Content-Type values): the ones a forged form uses.
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\s*(;|$)/i;

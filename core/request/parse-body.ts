@@ -115,6 +115,12 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+const MALFORMED_JSON = new HttpError(400, 'malformed JSON body: it is not valid JSON text (RFC 8259)');
+const FORBIDDEN_KEY = new HttpError(
+  400,
+  'malformed JSON body: a key __proto__, or constructor.prototype, is refused (it would reach a prototype)',
+);
+
 function parseJson(text: string, maxDepth: number): unknown {
   // Deep nesting is refused before parsing: recursive code downstream would overflow its stack.
   if (nestsDeeperThan(text, maxDepth))
@@ -129,8 +135,9 @@ function parseJson(text: string, maxDepth: number): unknown {
     return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     if (!/\S/.test(text)) throw new HttpError(400, 'the JSON body is empty');
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new HttpError(400, `malformed JSON body: ${reason}`);
+    // sevenfold's own words, never the engine's: V8 and JavaScriptCore word JSON.parse's errors otherwise.
+    const forbidden = err instanceof SyntaxError && err.message.includes('forbidden prototype property');
+    throw forbidden ? FORBIDDEN_KEY : MALFORMED_JSON;
   }
 }
 

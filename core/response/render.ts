@@ -4,7 +4,7 @@ import type { Match, HandlerRequest } from '../types.js';
 import { errorPage as defaultErrorPage } from './error-page.js';
 import type { Html } from './html.js';
 import { preferredType } from '../request/accept.js';
-import { addVary, headerKey, mergeHeaders } from '../util/headers.js';
+import { addVary, headerKey, setHeaders } from '../util/headers.js';
 import { NullObject } from '../util/null-object.js';
 import { Result } from './reply.js';
 
@@ -57,7 +57,7 @@ function renderBinary(
     rendered = { status: out.status, headers, body: out.body ?? '' };
     if (lines.length > 0) rendered = { ...rendered, cookies: lines };
   } else return undefined;
-  if (added !== null) mergeHeaders(rendered.headers, added);
+  if (added !== null) setHeaders(rendered.headers, added);
   return cookies === null ? rendered : withCookies(rendered, cookies);
 }
 
@@ -115,8 +115,8 @@ export function renderResult(
           : json(result.status, result.body);
     headers['Content-Type'] = CONTENT_TYPES[result.kind];
   }
-  if (result.headers !== undefined) mergeHeaders(headers, result.headers);
-  if (added !== null) mergeHeaders(headers, added);
+  if (result.headers !== undefined) setHeaders(headers, result.headers);
+  if (added !== null) setHeaders(headers, added);
   const rendered = { status: result.status, headers, body };
   if (result.headers === undefined) return cookies === null ? rendered : { ...rendered, cookies };
   // A result made with its own Set-Cookie header (`json(body, 200, { 'Set-Cookie': … })`) sends it as a line.
@@ -154,6 +154,17 @@ function stringify(value: unknown): string {
   const text = JSON.stringify(value);
   // JSON.stringify answers undefined for functions and symbols: a handler bug, not a response.
   if (text === undefined) throw new TypeError(`handler returned a ${typeof value}, which has no JSON form`);
+  // A Map, a Set or an object keeping its state out of sight (private fields, getters) writes as {}: a bug,
+  // never an empty object meant, so it is a 500 that names the fix rather than a 200 of nothing.
+  if (text === '{}' && typeof value === 'object' && value !== null) {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+      throw new TypeError(
+        `handler returned ${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object'}, which JSON writes as {}: return a plain object or array (Object.fromEntries(map), [...set]), give it a toJSON(), or declare a response schema`,
+      );
+    }
+  }
   return text;
 }
 
@@ -176,13 +187,13 @@ export function renderError(
   if (accept !== undefined && preferredType(accept, ERROR_TYPES) === 'text/html') {
     headers['Content-Type'] = CONTENT_TYPES.html;
     // The pages that echo what a client sent get the defence headers every page has.
-    mergeHeaders(headers, pages.headers);
+    setHeaders(headers, pages.headers);
     body = pages.page(error, request, requestId).toString();
   } else {
     headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
     body = JSON.stringify(error.toProblem());
   }
-  if (error.headers !== undefined) mergeHeaders(headers, error.headers);
+  if (error.headers !== undefined) setHeaders(headers, error.headers);
   // The same URL answers a browser with a page and anyone else with JSON, so caches must keep them apart.
   addVary(headers, 'Accept');
   return { status: error.status, headers, body };

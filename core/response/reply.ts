@@ -2,13 +2,13 @@
 import { escapeHtml, Html, htmlTemplate, type HtmlValue } from './html.js';
 import { NullObject } from '../util/null-object.js';
 import { headerKey, unsendableHeader } from '../util/headers.js';
-import { clearCookieLine, setCookieLine, type CookieOptions } from '../request/cookies.js';
+import { clearCookieLine, cookieLine, type CookieOptions } from '../request/cookies.js';
 
 /** How a result's body is serialised. */
 export type ResultKind = 'json' | 'html' | 'text' | 'empty';
 
 /**
- * A response as data: status, body and extra headers. Handlers return one (through the
+ * A result as data: status, body and extra headers. Handlers return one (through the
  * helpers below) when a plain value, sent as `200` JSON, is not what they mean. Its type keeps the
  * status, the body and how it is sent, so an action with response schemas checks each at compile time.
  */
@@ -21,7 +21,7 @@ export class Result<S extends number = number, B = unknown, K extends ResultKind
   ) {}
 }
 
-/** A JSON response with any status: `json({ ok: true }, 202)`. */
+/** A JSON result with any status: `json({ ok: true }, 202)`. */
 export function json<B, S extends number = 200>(
   body: B,
   status: S = 200 as S,
@@ -76,7 +76,7 @@ function isTemplate(value: unknown): value is TemplateStringsArray {
   return Array.isArray(value) && Object.hasOwn(value, 'raw');
 }
 
-/** A plain-text response. */
+/** A plain-text result. */
 export function text<S extends number = 200>(
   body: string,
   status: S = 200 as S,
@@ -131,7 +131,7 @@ export class Reply {
    * attribute, or one browsers would drop (a `__Host-` cookie that is not `secure`), throws a `TypeError`.
    */
   cookie(name: string, value: string, options?: CookieOptions): this {
-    (this.cookies ??= []).push(setCookieLine(name, value, options));
+    (this.cookies ??= []).push(cookieLine(name, value, options));
     return this;
   }
 

@@ -11,8 +11,8 @@ export interface ScopeOptions {
   readonly guards?: readonly GuardLike[];
   /**
    * Hooks around each route's requests, before its own. The hooks of the scope an adapter mounts also
-   * run before matching, so their request parts see every request with a path (misses included), and
-   * their answer parts every answer (also those refused from the request's head alone, and `OPTIONS *`).
+   * run before matching, so their `onRequest` parts see every request with a path (misses included), and
+   * their `onSend` parts every response (also those refused from the request's head alone, and `OPTIONS *`).
    */
   readonly hooks?: readonly Hook[];
 }

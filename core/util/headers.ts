@@ -10,7 +10,7 @@ export function headerKey(headers: Readonly<Record<string, string>>, lower: stri
 }
 
 /** Sets headers over others whatever their letter case, so `content-type` replaces `Content-Type`. */
-export function mergeHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
+export function setHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
   for (const name of Object.keys(source)) {
     let lower: string | undefined;
     for (const existing of Object.keys(target)) {

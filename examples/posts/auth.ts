@@ -24,7 +24,7 @@ export const matches = async (token: string): Promise<boolean> => {
   for (let i = 0; i < wanted.length; i++) difference |= given[i]! ^ wanted[i]!;
   return difference === 0;
 };
-const signedIn = bearer({ verify: matches });
+const bearerToken = bearer({ verify: matches });
 // What OpenAPI is told: the same scheme, optional, since with POSTS_TOKEN unset anyone may write.
 const orAnonymous = bearer({ verify: matches, optional: true });
 
@@ -78,10 +78,10 @@ export const writer = guard(
     if (req.headers.authorization === undefined && sessionSignedIn(req) === true) return undefined;
     if (req.headers.authorization === undefined && sessionSignedIn(req) === false && fromBrowser(req))
       throw redirect(signInPage(), 303);
-    return signedIn.check(req);
+    return bearerToken.check(req);
   },
   {
-    errors: [...signedIn.errors, 303],
+    errors: [...bearerToken.errors, 303],
     security: { ...orAnonymous.security!, or: [SESSION_SCHEME] },
   },
 );

@@ -5,7 +5,7 @@ import { etag, fresh } from '../../core/features/caching/index.js';
 import { Reply } from '../../core/response/reply.js';
 import { notModified } from '../../core/features/caching/etag.js';
 
-// The etag() hook's answer part and fresh(), called directly: which answers get a validator, which become a
+// The etag() hook's onSend part and fresh(), called directly: which answers get a validator, which become a
 // 304 and what a 304 keeps (hono #972, #1195, #3536, #4401, #5191 are the checklist).
 
 // etag() answers at once, never with a promise.

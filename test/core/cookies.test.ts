@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import { parseCookies } from '../../core/request/cookies.js';
 import { renderResult } from '../../core/response/render.js';
 import { json, Reply } from '../../core/response/reply.js';
-import { clearCookieLine, setCookieLine } from '../../core/request/cookies.js';
+import { clearCookieLine, cookieLine } from '../../core/request/cookies.js';
 import { unsendableHeader } from '../../core/util/headers.js';
 
 // Cookies in core: the Cookie header read strictly, Set-Cookie lines written with checked attributes, and the
@@ -45,14 +45,14 @@ test('parseCookies() :: a huge header is read in bounded time, past 180 pairs no
   assert.equal(read(`a=${'%'.repeat(100_000)}`), {});
 });
 
-test('setCookieLine() :: defaults: HttpOnly, SameSite=Lax, Path=/, the value encoded', () => {
-  assert.is(setCookieLine('theme', 'dark'), 'theme=dark; Path=/; HttpOnly; SameSite=Lax');
-  assert.is(setCookieLine('n', 'a b;c=✓'), 'n=a%20b%3Bc%3D%E2%9C%93; Path=/; HttpOnly; SameSite=Lax');
-  assert.equal(read(setCookieLine('n', 'a b;c=✓').split(';')[0]), { n: 'a b;c=✓' });
+test('cookieLine() :: defaults: HttpOnly, SameSite=Lax, Path=/, the value encoded', () => {
+  assert.is(cookieLine('theme', 'dark'), 'theme=dark; Path=/; HttpOnly; SameSite=Lax');
+  assert.is(cookieLine('n', 'a b;c=✓'), 'n=a%20b%3Bc%3D%E2%9C%93; Path=/; HttpOnly; SameSite=Lax');
+  assert.equal(read(cookieLine('n', 'a b;c=✓').split(';')[0]), { n: 'a b;c=✓' });
 });
 
-test('setCookieLine() :: every attribute', () => {
-  const line = setCookieLine('id', 'x', {
+test('cookieLine() :: every attribute', () => {
+  const line = cookieLine('id', 'x', {
     httpOnly: false,
     secure: true,
     sameSite: 'None',
@@ -66,39 +66,42 @@ test('setCookieLine() :: every attribute', () => {
     line,
     'id=x; Path=/app; Domain=example.com; Max-Age=3600; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Secure; SameSite=None; Partitioned',
   );
-  assert.is(setCookieLine('s', 'x', { sameSite: 'Strict' }), 's=x; Path=/; HttpOnly; SameSite=Strict');
+  assert.is(cookieLine('s', 'x', { sameSite: 'Strict' }), 's=x; Path=/; HttpOnly; SameSite=Strict');
+  // Any letter case, as the cookie package takes it, written as RFC 6265bis spells it.
+  assert.is(cookieLine('s', 'x', { sameSite: 'lax' }), 's=x; Path=/; HttpOnly; SameSite=Lax');
+  assert.is(cookieLine('s', 'x', { sameSite: 'strict' }), 's=x; Path=/; HttpOnly; SameSite=Strict');
 });
 
-test('setCookieLine() :: bad names, values and attributes throw a TypeError saying what to change', () => {
+test('cookieLine() :: bad names, values and attributes throw a TypeError saying what to change', () => {
   const cases: Array<[() => unknown, RegExp]> = [
-    [() => setCookieLine('a b', 'x'), /a cookie name must be a token/],
-    [() => setCookieLine('a=b', 'x'), /a cookie name must be a token/],
-    [() => setCookieLine('', 'x'), /a cookie name must be a token/],
-    [() => setCookieLine('a', 1 as unknown as string), /the value must be a string/],
-    [() => setCookieLine('a', '\ud800'), /lone surrogate/],
-    [() => setCookieLine('a', 'x', { path: 'app' }), /path must start with \//],
-    [() => setCookieLine('a', 'x', { path: '/a;b' }), /path must start with \//],
-    [() => setCookieLine('a', 'x', { domain: 'exa mple.com' }), /domain must be a host name/],
-    [() => setCookieLine('a', 'x', { maxAge: 1.5 }), /maxAge is whole seconds/],
-    [() => setCookieLine('a', 'x', { maxAge: 401 * 86400 }), /400 days/],
-    [() => setCookieLine('a', 'x', { expires: new Date(NaN) }), /expires must be a valid Date/],
-    [() => setCookieLine('a', 'x', { sameSite: 'lax' as 'Lax' }), /sameSite must be/],
-    [() => setCookieLine('a', 'x', { maxage: 1 } as object), /unknown option "maxage"/],
-    [() => setCookieLine('a', 'x', { sameSite: 'None' }), /sameSite: 'None' needs \{ secure: true \}/],
-    [() => setCookieLine('a', 'x', { partitioned: true }), /partitioned needs \{ secure: true \}/],
-    [() => setCookieLine('__Secure-a', 'x'), /__Secure- cookie needs/],
-    [() => setCookieLine('__Host-a', 'x'), /__Host- cookie needs/],
-    [() => setCookieLine('__host-a', 'x', { secure: true, path: '/app' }), /__Host- cookie needs/],
-    [() => setCookieLine('__Host-a', 'x', { secure: true, domain: 'example.com' }), /__Host- cookie needs/],
+    [() => cookieLine('a b', 'x'), /a cookie name must be a token/],
+    [() => cookieLine('a=b', 'x'), /a cookie name must be a token/],
+    [() => cookieLine('', 'x'), /a cookie name must be a token/],
+    [() => cookieLine('a', 1 as unknown as string), /the value must be a string/],
+    [() => cookieLine('a', '\ud800'), /lone surrogate/],
+    [() => cookieLine('a', 'x', { path: 'app' }), /path must start with \//],
+    [() => cookieLine('a', 'x', { path: '/a;b' }), /path must start with \//],
+    [() => cookieLine('a', 'x', { domain: 'exa mple.com' }), /domain must be a host name/],
+    [() => cookieLine('a', 'x', { maxAge: 1.5 }), /maxAge is whole seconds/],
+    [() => cookieLine('a', 'x', { maxAge: 401 * 86400 }), /400 days/],
+    [() => cookieLine('a', 'x', { expires: new Date(NaN) }), /expires must be a valid Date/],
+    [() => cookieLine('a', 'x', { sameSite: 'loose' as 'Lax' }), /sameSite must be/],
+    [() => cookieLine('a', 'x', { maxage: 1 } as object), /unknown option "maxage"/],
+    [() => cookieLine('a', 'x', { sameSite: 'None' }), /sameSite: 'None' needs \{ secure: true \}/],
+    [() => cookieLine('a', 'x', { partitioned: true }), /partitioned needs \{ secure: true \}/],
+    [() => cookieLine('__Secure-a', 'x'), /__Secure- cookie needs/],
+    [() => cookieLine('__Host-a', 'x'), /__Host- cookie needs/],
+    [() => cookieLine('__host-a', 'x', { secure: true, path: '/app' }), /__Host- cookie needs/],
+    [() => cookieLine('__Host-a', 'x', { secure: true, domain: 'example.com' }), /__Host- cookie needs/],
   ];
   for (const [call, message] of cases)
     assert.throws(call, (error: Error) => error instanceof TypeError && message.test(error.message));
   assert.is(
-    setCookieLine('__Host-id', 'x', { secure: true }),
+    cookieLine('__Host-id', 'x', { secure: true }),
     '__Host-id=x; Path=/; HttpOnly; Secure; SameSite=Lax',
   );
   assert.is(
-    setCookieLine('__Secure-id', 'x', { secure: true, path: '/a' }),
+    cookieLine('__Secure-id', 'x', { secure: true, path: '/a' }),
     '__Secure-id=x; Path=/a; HttpOnly; Secure; SameSite=Lax',
   );
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { json, raw } from '../support/http.js';
@@ -5,6 +6,7 @@ import { SECRET, signInFlow, TOKEN } from '../support/posts-sign-in.js';
 import { needs } from '../support/needs.js';
 import { needRuntimes } from '../support/runtimes.js';
 import { createdDataDir, freshDataDir, start, stop } from '../support/spawn.js';
+import { ROOT } from '../support/paths.js';
 
 // `npm run start:bun` and `npm run start:deno`: examples/posts served by toFetch on each runtime's own
 // server (build/examples/posts/serve-fetch.js), from the same variables as `npm start`, on PGlite.
@@ -88,6 +90,28 @@ onBunDeno('start:bun :: WORKERS>1 is refused with a message, exit 1', async () =
     () => assert.unreachable('it listened'),
     (error: Error) => assert.match(error.message, /exited with 1 .*WORKERS is for `npm start`/s),
   );
+});
+
+test('start:bun / start:deno :: without the runtime anywhere, a message that says what to install, exit 1', () => {
+  const run = spawnSync('sh', ['examples/posts/deploy/on-runtime.sh', 'no-such-runtime', '--version'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin' },
+  });
+  assert.is(run.status, 1);
+  assert.match(run.stderr, /no-such-runtime is not installed\. Install it .*, or run `npm run runtimes`/s);
+});
+
+onBunDeno('start:bun / start:deno :: off the PATH, the runtime `npm run runtimes` installed is used', () => {
+  for (const name of ['bun', 'deno']) {
+    const run = spawnSync('sh', ['examples/posts/deploy/on-runtime.sh', name, '--version'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    assert.is(run.status, 0, run.stderr);
+    assert.match(run.stdout, /\d+\.\d+\.\d+/);
+  }
 });
 
 test.run();

@@ -18,6 +18,26 @@ const CASES: Case[] = [
     check: expectProblem(500),
   },
   {
+    name: 'handler returns a Map: 500, never {}',
+    request: { path: '/widgets/map' },
+    check: expectProblem(500),
+  },
+  {
+    name: 'handler returns a Set: 500, never {}',
+    request: { path: '/widgets/set' },
+    check: expectProblem(500),
+  },
+  {
+    name: 'handler returns an object whose state JSON cannot see: 500, never {}',
+    request: { path: '/widgets/hidden' },
+    check: expectProblem(500),
+  },
+  {
+    name: 'handler returns a Date: its JSON, as toJSON() gives it',
+    request: { path: '/widgets/dated' },
+    check: (r) => assert.is(r.body, '"1970-01-01T00:00:00.000Z"'),
+  },
+  {
     name: 'header the handler set cannot be written: 500',
     request: { method: 'PUT', path: '/widgets/badheader', headers: jsonHeaders, body: '{}' },
     check: expectProblem(500),
@@ -78,6 +98,16 @@ conformance('onError :: sees every 500 error and no HttpError', async () => {
       await raw(running.url, { path: '/widgets/missing' });
     }
     assert.equal(seen, Array(3).fill(['secret detail at /srv/app/widgets.js:12', 'widgets.show']));
+    seen.length = 0;
+    // A Map written as {} would be a 200 of nothing: the report names what was returned and the fix.
+    for (const { running } of watched) await raw(running.url, { path: '/widgets/map' });
+    assert.equal(
+      seen,
+      Array(3).fill([
+        'handler returned a Map, which JSON writes as {}: return a plain object or array (Object.fromEntries(map), [...set]), give it a toJSON(), or declare a response schema',
+        'widgets.show',
+      ]),
+    );
     seen.length = 0;
     // An HttpError whose header cannot be written is a 500 too, and reported: never a silent one.
     for (const { running } of watched) {

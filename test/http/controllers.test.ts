@@ -8,12 +8,12 @@ import {
   Lifecycle,
   REQUEST,
   Resource,
-  resourceMetadata,
   Singular,
   type Disposable,
   type InjectionToken,
   type RequestFor,
 } from '../../core/controllers/index.js';
+import { resourceMetadata } from '../../core/controllers/decorators.js';
 import { prefix, resource, RouteDefinitionError, singular, type HandlerRequest } from '../../core/index.js';
 import { json, raw } from '../support/http.js';
 import { startAll } from '../support/servers.js';

@@ -34,7 +34,7 @@ const notes = resource(
   { schemas: {} },
 );
 const table: Routable = scope({ hooks: [sessions] }, notes);
-const flashed = withServers('res.flash()', table, { checkResponses: false, crossSiteProtection: false });
+const flashed = withServers('flash()', table, { checkResponses: false, crossSiteProtection: false });
 
 /** The session cookie an answer set, as the next request sends it. */
 function cookieOf(answer: RawResponse): string {

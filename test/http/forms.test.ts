@@ -8,7 +8,7 @@ import { json, raw, type RawRequest } from '../support/http.js';
 import { startAll } from '../support/servers.js';
 import { createListener, type ServeOptions } from '../../adapters/node.js';
 
-// ---- the pure rules (core/forms.ts)
+// ---- the pure rules (core/request/method-override.ts, core/request/cross-site.ts)
 
 test('overriddenMethod :: PUT, PATCH and DELETE in any case, the field removed; nothing else', () => {
   const cases: Array<[unknown, string | undefined]> = [

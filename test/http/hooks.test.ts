@@ -17,7 +17,7 @@ import { inProcess, quietHandler } from '../support/in-process.js';
 import { onEvery, withServers } from '../support/servers.js';
 
 // Hooks on every adapter: a mounted scope's run before matching (misses too), a resource's after matching and
-// before its guards, answer parts in reverse on every answer; a hook that throws is a 500, never a hang.
+// before its guards, onSend parts in reverse on every response; a hook that throws is a 500, never a hang.
 
 const seen: string[] = [];
 const mark = (name: string): Hook =>
@@ -88,7 +88,7 @@ hooked('a request hook that returns a value answers with it: no guard, no handle
   assert.is(answer.status, 200);
   assert.is(answer.body, 'short-circuited');
   assert.not.ok(seen.includes('guard'));
-  assert.is(answer.headers['x-own'], '200', 'its answer still passes the answer parts');
+  assert.is(answer.headers['x-own'], '200', 'its response still passes the onSend parts');
 });
 
 hooked.run();
@@ -157,7 +157,7 @@ failures('a hook that never settles is a 503 at handlerTimeout, never a hang', a
   assert.is(slow.headers['x-seen'], '503');
 });
 
-failures('an answer part that throws is a 500 the outer hooks still see', async ({ servers }) => {
+failures('an onSend part that throws is a 500 the outer hooks still see', async ({ servers }) => {
   const broken = await onEvery(servers, { path: '/things', headers: { 'X-Break': '1' } });
   assert.is(broken.status, 500);
   assert.is(broken.headers['x-seen'], '500');
@@ -178,7 +178,7 @@ failures(
 );
 
 failures(
-  'a request part that returns anything but a Result is a 500 naming the hook, reported',
+  'an onRequest part that returns anything but a Result is a 500 naming the hook, reported',
   async ({ servers }) => {
     const wrong = await onEvery(servers, { path: '/things', headers: { 'X-Return': '1' } });
     assert.is(wrong.status, 500);

@@ -46,12 +46,6 @@ function refusedBy(
 }
 
 export const PLATFORM_DIFFERENCES: readonly PlatformDifference[] = [
-  {
-    runtime: 'bun',
-    exchange: 'malformed JSON: 400',
-    answer: { body: /"detail":"malformed JSON body: JSON Parse error: / },
-    why: "the detail quotes the engine's JSON.parse message, which JavaScriptCore words otherwise than V8",
-  },
   ...refusedBy('bun', "Bun's HTTP parser answers a bare 400 itself", [
     'no Host on HTTP/1.1',
     'Content-Length with Transfer-Encoding',

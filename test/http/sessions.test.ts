@@ -228,7 +228,7 @@ test('sessionOf(req) :: read on a route without session() throws, naming the fix
   );
 });
 
-test('answer parts :: one that returns a promise is awaited; one that never settles is a 503 at handlerTimeout', async () => {
+test('onSend parts :: one that returns a promise is awaited; one that never settles is a 503 at handlerTimeout', async () => {
   const later = hook('later', {
     onSend: async (_req, out) => ({ ...out, headers: { ...out.headers, 'X-Later': 'yes' } }),
   });

@@ -117,6 +117,14 @@ test('sevenfold :: a module that fails to load, or defines a route twice, says s
       `import { resource } from ${INDEX};\nexport const a = resource('posts', { show: () => 1 });\nexport const b = resource('posts', { show: () => 2 });\n`,
     );
     writeFileSync(
+      join(dir, 'chatty.js'),
+      `import { resource } from ${INDEX};\nconsole.log('connecting to the database…');\nconsole.info('ready');\nexport const posts = resource('posts', { show: () => 1 });\n`,
+    );
+    writeFileSync(
+      join(dir, 'scoped.js'),
+      `import { hook, resource, scope } from ${INDEX};\nexport const posts = resource('posts', { index: () => [], show: () => 1 });\nexport const app = scope({ hooks: [hook('timing', { onSend: () => {} })] }, posts);\n`,
+    );
+    writeFileSync(
       join(dir, 'shared.js'),
       `import { resource, routes } from ${INDEX};\nexport const posts = resource('posts', { show: () => 1 });\nexport default routes(posts);\n`,
     );
@@ -125,7 +133,31 @@ test('sevenfold :: a module that fails to load, or defines a route twice, says s
     assert.match(throws.err, /loading .*throws\.js failed: database unreachable/);
     const twice = await cli('routes', join(dir, 'twice.js'));
     assert.is(twice.code, 1);
-    assert.match(twice.err, /GET \/posts\/:post_id is defined twice: by posts\.show and by posts\.show/);
+    assert.match(
+      twice.err,
+      /GET \/posts\/:post_id is defined twice: by posts\.show \(export a\) and by posts\.show \(export b\), with different handlers/,
+    );
+    // What a module prints as it loads goes to stderr, so the JSON on stdout still parses.
+    const chatty = await promisify(execFile)(
+      'node',
+      [BIN, 'routes', join(dir, 'chatty.js'), '--format', 'json'],
+      {
+        cwd: ROOT,
+      },
+    );
+    assert.is((JSON.parse(chatty.stdout) as unknown[]).length, 1);
+    assert.match(chatty.stderr, /connecting to the database…\nready/);
+    // A resource and the scope wrapping it, both exported: each route once, as the scope has it.
+    const scoped = await cli('routes', join(dir, 'scoped.js'), '--format', 'json');
+    assert.is(scoped.code, 0, scoped.err);
+    const listedScoped = JSON.parse(scoped.out) as Array<{ name: string; hooks?: Array<{ name: string }> }>;
+    assert.equal(
+      listedScoped.map((route) => [route.name, route.hooks?.map((h) => h.name)]),
+      [
+        ['posts.index', ['timing']],
+        ['posts.show', ['timing']],
+      ],
+    );
     // The same route exported twice (a resource and a table holding it) is listed once.
     const shared = await cli('routes', join(dir, 'shared.js'), '--format', 'json');
     assert.is(JSON.parse(shared.out).length, 1);

@@ -191,7 +191,7 @@ test('core/ and adapters/ :: nothing outside core/features/ loads a feature: the
     }
 });
 
-test('core/, adapters/ and client/ :: no module loads itself back through its imports (type-only imports aside)', () => {
+test('core/ and adapters/ :: no module loads itself back through its imports (type-only imports aside)', () => {
   const files = [...sources('core'), ...sources('adapters')];
   const state = new Map<string, 'open' | 'done'>();
   const visit = (file: string, trail: string[]): void => {
@@ -221,7 +221,7 @@ test('sevenfold/fetch :: nothing it loads is a node: module, so it runs on worke
     assert.not.ok(loaded.includes(name), `adapters/fetch.ts loads ${name}`);
 });
 
-test('core/, adapters/ and client/ :: every file opens with a comment that says what it is', () => {
+test('core/ and adapters/ :: every file opens with a comment that says what it is', () => {
   for (const file of [...sources('core'), ...sources('adapters')]) {
     const text = readFileSync(join(ROOT, file), 'utf8').replace(/^#!.*\n/, '');
     assert.ok(/^(\/\/|\/\*)/.test(text), `${file} does not open with a comment`);

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
@@ -334,6 +334,30 @@ test('exports :: at run time the package name resolves to the build/ files the t
     const name = `sevenfold${entry.slice(1)}`;
     assert.is(import.meta.resolve(name), pathToFileURL(join(ROOT, targets.default!)).href, name);
   }
+});
+
+test('npm pack :: the tarball carries the docs, and every relative link of its Markdown reaches a file in it', async () => {
+  const listed = JSON.parse(
+    await new Promise<string>((resolve, reject) =>
+      execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
+    ),
+  ) as Array<{ files: Array<{ path: string }> }>;
+  const packed = new Set(listed[0]!.files.map((file) => file.path));
+  for (const path of ['README.md', 'LICENSE', 'CHANGELOG.md', 'docs/getting-started.md', 'docs/glossary.md'])
+    assert.ok(packed.has(path), `${path} is not in the tarball`);
+  const broken: string[] = [];
+  for (const page of [...packed].filter((path) => path.endsWith('.md'))) {
+    // Code is not prose: a fenced block's brackets are no link.
+    const prose = readFileSync(join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+    for (const [, target] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target!) || target!.startsWith('#')) continue;
+      const file = normalize(join(dirname(page), target!.split('#')[0]!));
+      if (!packed.has(file)) broken.push(`${page} → ${target}`);
+    }
+  }
+  assert.equal(broken, [], 'links that break in node_modules/sevenfold/');
 });
 
 test('npm pack :: a separate TypeScript app installs the tarball and uses every entry point with types', async () => {

@@ -20,6 +20,16 @@ export const widgets = resource('widgets', {
       throw new HttpError(409, 'taken', { headers: { 'X-Injected': 'a\r\nSet-Cookie: x=1' } });
     if (id === 'nothing') return undefined;
     if (id === 'function') return () => 1;
+    if (id === 'map') return new Map([['a', 1]]);
+    if (id === 'set') return new Set([1]);
+    if (id === 'hidden')
+      return new (class Hidden {
+        #state = 1;
+        get state() {
+          return this.#state;
+        }
+      })();
+    if (id === 'dated') return new Date(0);
     if (id === 'late') return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 20));
     return {
       params: { ...req.params },

@@ -28,8 +28,10 @@ resource('prefs', {
     res.cookie('theme', 'dark', { maxAge: 3600, sameSite: 'Strict', secure: true, partitioned: true });
     res.cookie('lang', 'fr').clearCookie('old', { path: '/prefs', domain: 'example.com' });
     res.header('Set-Cookie', 'raw=1').header('Link', ['</a>; rel="next"', '</b>; rel="prev"']);
-    // @ts-expect-error: SameSite is 'Strict', 'Lax' or 'None', spelled so
+    // SameSite in any letter case, as the cookie package, Express and Hono take it.
     res.cookie('a', 'b', { sameSite: 'lax' });
+    // @ts-expect-error: SameSite is Strict, Lax or None
+    res.cookie('a', 'b', { sameSite: 'loose' });
     // @ts-expect-error: maxAge is a number of seconds
     res.cookie('a', 'b', { maxAge: '1h' });
     // @ts-expect-error: a value is a string

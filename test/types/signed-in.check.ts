@@ -1,4 +1,4 @@
-// Type tests for signedIn() and res.flash(): compiled by `tsc -p .` in `npm test`, never run.
+// Type tests for signedIn() and flash(): compiled by `tsc -p .` in `npm test`, never run.
 import { resource } from '../../core/index.js';
 import { flash, flashes, signedIn, type Flash } from '../../core/features/sessions/index.js';
 

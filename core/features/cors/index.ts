@@ -73,7 +73,7 @@ export function cors(policy: CorsPolicy): Hook {
     key: preflightKey(data),
   });
   return hook('cors', {
-    onSend: (req, res) => grantResponse(data, req, res),
+    onSend: (req, out) => grantResponse(data, req, out),
     openapi: docs(data),
     crossOrigin,
   });

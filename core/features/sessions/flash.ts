@@ -1,6 +1,6 @@
 // Flash messages: what one answer leaves for the next page a person sees, once, kept in the session's cookie.
 
-/** A message `res.flash()` left for the next request: its kind (`notice`, `alert`…) and its text. */
+/** A message `flash()` left for the next request: its kind (`notice`, `alert`…) and its text. */
 export interface Flash {
   readonly type: string;
   readonly message: string;
@@ -18,10 +18,10 @@ const MAX_MESSAGE = 500;
 export function flashOf(type: string, message: string): Flash {
   if (typeof type !== 'string' || !TYPE.test(type))
     throw new TypeError(
-      `res.flash(type, message): type must be a word such as 'notice' or 'alert', got ${JSON.stringify(type)}`,
+      `flash(req, type, message): type must be a word such as 'notice' or 'alert', got ${JSON.stringify(type)}`,
     );
   if (typeof message !== 'string' || message.length === 0 || message.length > MAX_MESSAGE)
-    throw new TypeError(`res.flash(type, message): message must be text of 1 to ${MAX_MESSAGE} characters`);
+    throw new TypeError(`flash(req, type, message): message must be text of 1 to ${MAX_MESSAGE} characters`);
   return Object.freeze({ type, message });
 }
 

@@ -69,13 +69,13 @@ test('toFetch :: every Response has headers of its own', async () => {
 
 const onBun = needRuntimes(
   ['bun'] as const,
-  'toFetch on Bun, shared Headers (test/http/fetch-request.test.ts)',
+  'toFetch on Bun, shared Headers (test/http/fetch-exchange.test.ts)',
 );
 
 needs(onBun, test)(
   'toFetch on Bun :: answers of one Content-Type, made from one shared Headers, each have their own',
   () => {
-    // Bun alone is given a shared Headers (adapters/web/fetch-request.ts), so this runs there.
+    // Bun alone is given a shared Headers (adapters/web/fetch-exchange.ts), so this runs there.
     const script = `
     import { toFetch } from ${JSON.stringify(join(ROOT, 'build', 'adapters', 'fetch.js'))};
     import { resource } from ${JSON.stringify(join(ROOT, 'build', 'core', 'index.js'))};
