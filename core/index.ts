@@ -60,7 +60,7 @@ export {
   type ResultKind,
 } from './response/reply.js';
 export { escapeHtml, safeUrl, trustedHtml, type Html, type HtmlValue } from './response/html.js';
-export { negotiate, type Representations } from './response/negotiate.js';
+export { negotiate, type Negotiated, type Representations } from './response/negotiate.js';
 export { errorPage } from './response/error-page.js';
 export type { ErrorPage, HttpResponse } from './response/render.js';
 export { isFormSubmission } from './request/accept.js';

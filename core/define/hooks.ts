@@ -127,8 +127,10 @@ export function hook(name: string, parts: HookParts): Hook {
     if (value !== undefined && typeof value !== 'function')
       throw new TypeError(`hook(${JSON.stringify(name)}): ${key} must be a function`);
   }
-  if (onRequest === undefined && onSend === undefined)
-    throw new TypeError(`hook(${JSON.stringify(name)}): give it an onRequest or an onSend function, or both`);
+  if (onRequest === undefined && onSend === undefined && openapi === undefined)
+    throw new TypeError(
+      `hook(${JSON.stringify(name)}): give it an onRequest or an onSend function, or both (or, to document its routes only, openapi)`,
+    );
   const made: { -readonly [K in keyof Hook]: Hook[K] } = { kind: 'hook', name };
   if (onRequest !== undefined) made.onRequest = onRequest;
   if (onSend !== undefined) made.onSend = onSend;

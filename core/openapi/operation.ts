@@ -87,6 +87,9 @@ function errorStatuses(route: Route, schema: ActionSchema<JsonSchema>, options: 
   if (route.body) [413, 415].forEach((s) => statuses.add(s));
   // A body that fails its schema is 422 (params and query failures are the 400 above).
   if (schema.body !== undefined) statuses.add(422);
+  // A form refused is shown again, 422, whether a schema or the handler refused it.
+  const html = schema.html ?? (route.action === 'new' || route.action === 'edit' ? 'default' : undefined);
+  if (html !== undefined && html !== false && route.body) statuses.add(422);
   for (const guard of route.guards ?? []) for (const status of guard.errors) statuses.add(status);
   for (const status of schema.errors ?? []) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
@@ -139,21 +142,32 @@ export function operation(route: Route, options: OpenApiOptions): Json {
   const success = action === undefined ? 200 : (SUCCESS[action] ?? 200);
   const ok: Json = { description: SUCCESS_TITLES[success] };
   const declared = schema.response ?? {};
+  // What the table knows of forms: new and edit exist to show one, and an action that answers browsers and
+  // takes a body is a form's, which redirects after success and shows the form again when refused.
+  const html = schema.html ?? (action === 'new' || action === 'edit' ? 'default' : undefined);
+  const form = html !== undefined && html !== false && route.body;
   if (success !== 204) {
     const data = { 'application/json': { schema: declared[String(success)] ?? {} } };
     // The default representation first, as a client taking anything gets it.
-    ok.content =
-      schema.html === 'default' ? { ...HTML_PAGE, ...data } : schema.html ? { ...data, ...HTML_PAGE } : data;
+    ok.content = html === 'default' ? { ...HTML_PAGE, ...data } : html ? { ...data, ...HTML_PAGE } : data;
   }
   if (route.action === 'create')
     ok.headers = { Location: { description: `Where the new ${one} lives.`, schema: { type: 'string' } } };
   const responses: Json = { [String(success)]: ok };
-  if (schema.seeOther !== undefined) {
+  if (schema.seeOther !== undefined || form) {
+    const where = schema.seeOther ?? 'where the form leads';
     responses['303'] = {
-      description: `See Other: after a browser's form submission, ${schema.seeOther}.`,
-      headers: { Location: { description: schema.seeOther, schema: { type: 'string' } } },
+      description: `See Other: after a browser's form submission, ${where}.`,
+      headers: { Location: { description: where, schema: { type: 'string' } } },
     };
   }
+  // A plain value a create handler returns is sent as 200 (a sign-in answering a token, say): undeclared, it is
+  // what sevenfold sends, so it is documented beside the 201.
+  if (success === 201 && declared['201'] === undefined && declared['200'] === undefined)
+    responses['200'] = {
+      description: 'OK: the value the handler returned.',
+      content: { 'application/json': { schema: {} } },
+    };
   for (const status of errorStatuses(route, schema, options)) {
     // A guard that redirects (signedIn() sending a browser to sign in) answers with a Location, not a problem.
     if (status < 400)
@@ -233,8 +247,11 @@ function hookResponses(route: Route, responses: Json): Json {
   for (const hook of route.hooks) {
     const docs = hook.openapi;
     if (docs === undefined || (docs.methods !== undefined && !docs.methods.includes(route.method))) continue;
+    // A hook's own response stands beside the route's, or stands in for the generic one of a status the route
+    // declares no schema for (a file's bytes are no JSON).
     for (const [status, response] of Object.entries(docs.responses ?? {}))
-      responses[status] ??= { ...response };
+      if (responses[status] === undefined || route.schema?.response?.[status] === undefined)
+        responses[status] = { ...response };
     if (docs.headers === undefined) continue;
     for (const [status, response] of Object.entries(responses) as [string, Json][]) {
       if (docs.statuses !== undefined && !docs.statuses.includes(status)) continue;

@@ -11,19 +11,37 @@ import { Result } from './reply.js';
  */
 export type Representations = Readonly<Record<string, () => unknown>>;
 
+/** The result a representation's value is sent as: a `Result` itself, `Html` a page, nothing a 204, else JSON. */
+export type ResultOfRepresentation<T> =
+  T extends Result<any, any, any>
+    ? T
+    : T extends Html
+      ? Result<200, string, 'html'>
+      : [T] extends [undefined | void]
+        ? Result<204, undefined, 'empty'>
+        : Result<200, T, 'json'>;
+
+/**
+ * What `negotiate()` answers, typed by its representations, so that an action with response schemas checks
+ * the JSON one against them and lets the page through.
+ */
+export type Negotiated<R extends Representations> = {
+  [K in keyof R]: ResultOfRepresentation<ReturnType<R[K]>>;
+}[keyof R];
+
 /**
  * Answers with the representation the client's `Accept` prefers, with `Vary: Accept` so caches
  * keep them apart. No header, `*\/*`, or nothing acceptable: the first one (a server may send
  * a default rather than 406, RFC 9110 §12.5.1).
  */
-export function negotiate(
+export function negotiate<const R extends Representations>(
   req: { readonly headers: { readonly accept?: string | string[] | undefined } },
-  representations: Representations,
-): Result {
+  representations: R,
+): Negotiated<R> {
   const types = Object.keys(representations);
   if (types.length === 0) throw new TypeError('negotiate() needs at least one representation');
   const chosen = preferredType(req.headers.accept, types) || types[0]!;
-  return varyOnAccept(asResult(representations[chosen]!(), chosen));
+  return varyOnAccept(asResult(representations[chosen]!(), chosen)) as Negotiated<R>;
 }
 
 function asResult(out: unknown, type: string): Result {

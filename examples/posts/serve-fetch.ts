@@ -7,6 +7,7 @@ import { postsTable } from './hooks.js';
 import { readConfig } from './deploy/config.js';
 import { jsonLogger } from './deploy/log.js';
 import { openStoreOrExit } from './deploy/store.js';
+import { postsAssets } from './deploy/assets.js';
 
 // The two runtimes' servers, as far as this file uses them (it compiles with Node's types).
 declare const Bun:
@@ -40,6 +41,7 @@ const table = postsTable(
   { env: process.env, sessions: store.sessions },
   posts,
   health({ ready: async () => !stopping && (await store.ping()) }),
+  postsAssets(),
 );
 const handler = toFetch(table, { ...postsOptions(posts), trustProxy: config.trustProxy });
 const { host, port } = config;

@@ -1,6 +1,7 @@
 // The posts route table alone, for the CLI and the docs (no server started).
 import { postsResource } from './app.js';
 import { postsTable } from './hooks.js';
+import { postsAssets } from './deploy/assets.js';
 
 /**
  * The example's routes, for `sevenfold routes`: a module that only builds the table. It is the table as
@@ -11,4 +12,5 @@ export const posts = postsTable(
   // Placeholders: the table's shape depends on whether they are set, never on their values.
   { env: { POSTS_TOKEN: 'set', SESSION_SECRET: 'a placeholder of thirty-two characters' } },
   postsResource(),
+  postsAssets(),
 );

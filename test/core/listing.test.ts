@@ -6,9 +6,14 @@ import * as assert from 'uvu/assert';
 import { filterRoutes, formatRoutes, guard, openapi, resource, routes } from '../../core/index.js';
 import { posts } from '../../examples/posts/table.js';
 import { ROOT } from '../support/paths.js';
+import { STYLESHEET } from '../../examples/posts/views/layout.js';
 
 const ok = () => null;
-const table = routes(posts, resource('tags', { index: ok, show: ok }, { param: 'name' }));
+// The example's table without its style sheet's routes, whose fingerprint changes with the file.
+const table = routes(
+  posts.filter((route) => route.resource !== 'assets'),
+  resource('tags', { index: ok, show: ok }, { param: 'name' }),
+);
 
 test('formatRoutes() :: text is aligned columns, one route a line', () => {
   assert.is(
@@ -101,9 +106,13 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '/posts/{post_id}',
     '/posts/{post_id}/new',
     '/posts/{post_id}/edit',
+    '/assets/site.css',
+    STYLESHEET,
     '/session/new',
     '/session',
   ]);
+  // The style sheet's routes say what they send: its bytes as text/css, a range, a 304.
+  assert.equal(Object.keys(doc.paths[STYLESHEET].get.responses['200'].content), ['text/css']);
   // The POST is the one HTML forms send for put and delete (method override).
   assert.equal(Object.keys(doc.paths['/posts/{post_id}']), ['parameters', 'get', 'put', 'delete', 'post']);
   assert.equal(doc.paths['/posts/{post_id}'].parameters, [

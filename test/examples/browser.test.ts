@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { routes } from '../../core/index.js';
+import { postsAssets } from '../../examples/posts/deploy/assets.js';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -53,7 +55,9 @@ browserRun.after(async (context) => {
 
 for (const [index, adapter] of ADAPTERS.entries()) {
   browserRun(`a person manages posts through the pages, on ${adapter.name}`, async ({ browser }) => {
-    const running = await adapter.start(...served());
+    const [posts, options] = served();
+    // With its style sheet, served as `npm start` serves it.
+    const running = await adapter.start(routes(posts, postsAssets()), options);
     const context = await browser.newContext({ viewport: { width: 900, height: 640 } });
     const page = await context.newPage();
     const refusedByPolicy: string[] = [];

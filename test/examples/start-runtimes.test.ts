@@ -48,6 +48,22 @@ for (const name of ['bun', 'deno'] as const) {
       });
       assert.is(created.status, 201, created.wire);
       assert.is(created.headers.location, `/posts/on-${name}`);
+      // Its style sheet, served from the file system by sevenfold/assets: a range and a 304 too.
+      const page = await raw(first.url, { path: '/posts', headers: { Accept: 'text/html' } });
+      const href = /<link rel="stylesheet" href="([^"]+)">/.exec(page.body)?.[1];
+      assert.match(href ?? '', /^\/assets\/site\.[0-9a-f]{10}\.css$/);
+      const sheet = await raw(first.url, { path: href! });
+      assert.equal(
+        [sheet.status, sheet.headers['content-type']],
+        [200, 'text/css; charset=utf-8'],
+        sheet.wire,
+      );
+      assert.is(sheet.headers['cache-control'], 'public, max-age=31536000, immutable');
+      // Bun sends a streamed range chunked: fetch reads it as any client does.
+      const ranged = await fetch(`${first.url}${href}`, { headers: { Range: 'bytes=0-1' } });
+      assert.equal([ranged.status, await ranged.text()], [206, '/*']);
+      const held = await raw(first.url, { path: href!, headers: { 'If-None-Match': sheet.headers.etag! } });
+      assert.is(held.status, 304);
       assert.equal(await stop(first), [0, null]);
       const second = await start(bin, [...args], env, 60);
       const shown = await raw(second.url, { path: `/posts/on-${name}` });

@@ -150,13 +150,15 @@ function featureImportProblem(file: string, name: string): string | undefined {
     const target = resolve(file, name);
     return stageOf(target) === stageOf(file) ? undefined : `${file} imports ${name}, outside its folder`;
   }
-  if (ENTRIES.has(name) || DEPENDENCIES.has(name)) return undefined;
+  // Node's own modules are the platform, as for any package: the folder serving files needs node:fs.
+  if (ENTRIES.has(name) || DEPENDENCIES.has(name) || name.startsWith('node:')) return undefined;
   return `${file} imports ${name}: neither a public entry of sevenfold nor one of its dependencies`;
 }
 
 test('core/features/ :: each feature is a folder that imports only its own files, public entries and dependencies', () => {
   const features = sources('core/features').filter((file) => file.endsWith('/index.ts'));
   assert.equal(features.map((file) => file.split('/')[2]).sort(), [
+    'assets',
     'caching',
     'cors',
     'health',
@@ -185,7 +187,7 @@ test('core/ and adapters/ :: nothing outside core/features/ loads a feature: the
     for (const name of imports(file)) {
       const target = name.startsWith('.') ? resolve(file, name) : name;
       assert.not.ok(
-        isFeature(target) || /^sevenfold\/(cors|caching|sessions|logging|health)$/.test(target),
+        isFeature(target) || /^sevenfold\/(assets|cors|caching|sessions|logging|health)$/.test(target),
         `${file} loads ${name}`,
       );
     }

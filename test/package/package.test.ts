@@ -311,6 +311,7 @@ test('exports :: every entry names its sevenfold:source first, then the files ts
       './sessions',
       './logging',
       './health',
+      './assets',
       './node',
       './polka',
       './fetch',

@@ -96,3 +96,38 @@ resource('jobs', { show: () => ({ queued: true }) }, { schemas: { show: { respon
 
 // Without response schemas, a handler answers anything, as before.
 resource('notes', { show: () => ({ anything: [1, 'two'] }), index: () => json(1, 418) });
+
+// negotiate() on an action with response schemas: its JSON representation is checked against them, its page
+// goes through, on a resource and on one nested in it.
+import { negotiate } from '../../core/index.js';
+const shelves = resource(
+  'shelves',
+  { show: (req) => ({ id: req.params.shelf_id, title: 'Shelf' }) },
+  {
+    schemas: { show: { response: Post } },
+  },
+);
+resource(
+  'books',
+  {
+    show: (req) =>
+      negotiate(req, {
+        'application/json': () => ({ id: req.params.book_id, title: 'A book' }),
+        'text/html': () => html`<h1>A book</h1>`,
+      }),
+    // @ts-expect-error: the JSON representation is checked against the action's schema (title is a string)
+    edit: (req) =>
+      negotiate(req, {
+        'application/json': () => ({ id: req.params.book_id, title: 42 }),
+        'text/html': () => html`<form></form>`,
+      }),
+  },
+  { parent: shelves, schemas: { show: { response: Post }, edit: { response: Post } } },
+);
+const negotiated = negotiate(
+  { headers: {} },
+  { 'application/json': () => post, 'text/html': () => html`<p></p>` },
+);
+type _negotiated = Expect<
+  Equal<typeof negotiated, Result<200, { id: string; title: string }, 'json'> | Result<200, string, 'html'>>
+>;

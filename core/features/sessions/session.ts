@@ -85,6 +85,8 @@ interface Loaded {
   /** Its identity fields' values as read, as JSON. */
   readonly identity: string;
   readonly sent: boolean;
+  /** Whether anything read or changed the session while the request was handled. */
+  touched?: boolean;
   readonly id?: string | undefined;
   regenerate?: boolean;
 }
@@ -104,6 +106,7 @@ function loaded(req: object, call: string): Loaded {
       `${call}: ${typeof route === 'string' ? route : 'this route'} runs no session() hook; add session({ secret }) to its scope's or resource's hooks`,
     );
   }
+  state.touched = true;
   return state;
 }
 
@@ -117,7 +120,10 @@ export function sessionOf(req: object): SessionData {
 
 /** The messages the previous response left for this request (shown once, then gone); none without a session. */
 export function flashes(req: object): readonly Flash[] {
-  return SESSIONS.get(req)?.flashes ?? NO_FLASHES;
+  const state = SESSIONS.get(req);
+  if (state === undefined) return NO_FLASHES;
+  state.touched = true;
+  return state.flashes;
 }
 
 /**
@@ -278,8 +284,10 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
 
   function onSend(req: HookRequest, out: HttpResponse): HttpResponse | void | Promise<HttpResponse> {
     const state = SESSIONS.get(req);
-    // A request refused before the hook read its cookie, or a server failure (its work half done), sends nothing.
-    if (state === undefined || out.status >= 500) return;
+    // A request refused before the hook read its cookie, or a server failure (its work half done), sends nothing;
+    // nor does one whose handling never looked at the session (a stylesheet, a health check): its response
+    // depends on no cookie, stays as cacheable as it was, and leaves the messages for a page that shows them.
+    if (state === undefined || out.status >= 500 || state.touched !== true) return;
     // A page made without a session differs from one made with it, so a shared cache must tell them apart too.
     if (state.sent) privately(out);
     else varyOnCookie(out.headers);

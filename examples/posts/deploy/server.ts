@@ -12,6 +12,7 @@ import type { Listening, Settle, Settled } from './cluster.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { openStoreOrExit, type Store } from './store.js';
+import { postsAssets } from './assets.js';
 
 /**
  * One server process: the whole app on its own, or one worker of several (it reports to the primary instead
@@ -52,6 +53,7 @@ export async function runServer(config: Config, log: Logger): Promise<void> {
     { env: process.env, sessions: store.sessions },
     posts,
     health({ ready: async () => !draining && (await opened.ping()) }),
+    postsAssets(),
   );
   const { host, port, shutdownTimeout } = config;
   try {
