@@ -40,6 +40,7 @@ Options:
   --resource NAME                 only the routes of this resource
   --method METHOD                 only routes with this method
   --title TEXT, --api-version V   the OpenAPI info (default: from ./package.json)
+  --server URL                    where the API is served, for OpenAPI's servers (repeat for several; default /)
   --no-method-override            OpenAPI for a server started with methodOverride: false
   --no-cross-site-protection      OpenAPI for a server started with crossSiteProtection: false
   -h, --help                      this help
@@ -234,6 +235,7 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
         method: { type: 'string' },
         title: { type: 'string' },
         'api-version': { type: 'string' },
+        server: { type: 'string', multiple: true },
         'no-method-override': { type: 'boolean' },
         'no-cross-site-protection': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -264,7 +266,7 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
       throw new Error(`${specifier} exports no routes: export a resource, a table from routes(), or a route`);
     }
     if (command === 'validators') {
-      const listing = ['format', 'grep', 'resource', 'method', 'title', 'api-version'] as const;
+      const listing = ['format', 'grep', 'resource', 'method', 'title', 'api-version', 'server'] as const;
       const misplaced = listing.find(
         (name) => values[name] !== undefined && !(name === 'format' && values.format === 'text'),
       );
@@ -287,7 +289,11 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
       const info = packageInfo(io.cwd);
       const document = openapi(
         shown,
-        { title: values.title ?? info.title, version: values['api-version'] ?? info.version },
+        {
+          title: values.title ?? info.title,
+          version: values['api-version'] ?? info.version,
+          ...(values.server === undefined ? {} : { servers: values.server.map((url) => ({ url })) }),
+        },
         {
           methodOverride: values['no-method-override'] !== true,
           crossSiteProtection: values['no-cross-site-protection'] !== true,

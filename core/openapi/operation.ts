@@ -10,6 +10,11 @@ export interface OpenApiInfo {
   readonly title: string;
   readonly version: string;
   readonly description?: string;
+  /**
+   * Where the API is served (`[{ url: 'https://api.example' }]`); default `[{ url: '/' }]`, the host that
+   * serves the document, as OpenAPI reads an empty list.
+   */
+  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
 }
 
 /**

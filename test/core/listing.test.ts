@@ -124,7 +124,10 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     'application/json',
     'application/x-www-form-urlencoded',
   ]);
-  assert.equal(create.requestBody.content['application/json'].schema.required, ['title']);
+  // A shape used more than once is written once under components.schemas, a $ref where it was.
+  const resolved = (schema: any) =>
+    schema.$ref === undefined ? schema : doc.components.schemas[schema.$ref.split('/').pop()];
+  assert.equal(resolved(create.requestBody.content['application/json'].schema).required, ['title']);
   assert.equal(Object.keys(create.responses), [
     '201',
     '303',
@@ -144,7 +147,8 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
   assert.equal(create['x-guards'], ['bearer']);
   assert.equal(Object.keys(doc.components.securitySchemes), ['bearer', 'session']);
   assert.equal(doc.components.securitySchemes.session.in, 'cookie');
-  assert.is(doc.paths['/posts'].get.security, undefined);
+  assert.equal(doc.paths['/posts'].get.security, [], 'a public route says so');
+  assert.equal(doc.servers, [{ url: '/' }]);
   // new's params schema types its path parameter in the operation.
   assert.equal(doc.paths['/posts/{post_id}/new'].get.parameters[0].schema.pattern, '^[A-Za-z0-9_-]{1,64}$');
   assert.equal(Object.keys(create.responses['201'].content), ['application/json']);
@@ -171,7 +175,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     'default',
   ]);
   assert.is(
-    create.responses['201'].content['application/json'].schema.properties.createdAt.format,
+    resolved(create.responses['201'].content['application/json'].schema).properties.createdAt.format,
     'date-time',
   );
   assert.is(
@@ -197,7 +201,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
   assert.equal(Object.keys(form.requestBody.content), ['application/x-www-form-urlencoded']);
   const [put, del] = form.requestBody.content['application/x-www-form-urlencoded'].schema.oneOf;
   assert.equal(put.allOf[0].properties._method.const, 'PUT');
-  assert.equal(put.allOf[1].required, ['title']);
+  assert.equal(resolved(put.allOf[1]).required, ['title']);
   assert.equal(del.properties._method.const, 'DELETE');
   assert.equal(Object.keys(form.responses), [
     '200',
@@ -285,6 +289,57 @@ test('docs/routes.md and docs/openapi.json :: match the example (run `npm run do
     `${JSON.stringify(expected, null, 2)}\n`,
     `docs/openapi.json ${stale}`,
   );
+});
+
+test('openapi() :: servers given or /, ajv-only keywords as x- extensions, repeated shapes shared by $ref', () => {
+  const Note = {
+    type: 'object',
+    required: ['title'],
+    properties: {
+      title: { type: 'string', minLength: 1, errorMessage: 'is required' },
+      errorMessage: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string', errorMessage: 'a word' } },
+    },
+  } as const;
+  const notes = resource(
+    'notes',
+    {
+      index: ok,
+      show: () => ({ title: 't' }),
+      create: (req, res) => res.created('/notes/1', req.body),
+      update: (req) => req.body,
+    },
+    {
+      schemas: {
+        show: { response: Note },
+        create: { body: Note, response: Note },
+        update: { body: Note, response: Note },
+      },
+    },
+  );
+  const doc = openapi(notes, {
+    title: 'notes',
+    version: '1',
+    servers: [{ url: 'https://api.example', description: 'production' }],
+  }) as any;
+  assert.equal(doc.servers, [{ url: 'https://api.example', description: 'production' }]);
+  assert.is(doc.info.servers, undefined);
+  const shared = doc.components.schemas;
+  const names = Object.keys(shared).filter((name) => name !== 'Problem');
+  assert.equal(names.length, 1, names.join(', '));
+  const note = shared[names[0]!];
+  assert.is(note.properties.title['x-errorMessage'], 'is required');
+  assert.is(note.properties.title.errorMessage, undefined);
+  assert.equal(note.properties.errorMessage, { type: 'string' }, 'a field named errorMessage stays a field');
+  assert.is(note.properties.tags.items['x-errorMessage'], 'a word');
+  for (const schema of [
+    doc.paths['/notes/{note_id}'].get.responses['200'].content['application/json'].schema,
+    doc.paths['/notes'].post.requestBody.content['application/json'].schema,
+    doc.paths['/notes/{note_id}'].put.responses['200'].content['application/json'].schema,
+  ])
+    assert.equal(schema, { $ref: `#/components/schemas/${names[0]}` });
+  // The table's own schemas are left as they were: the document has copies.
+  assert.is((notes.routes[1]!.schema!.response!['200'] as any).properties.title.errorMessage, 'is required');
 });
 
 test.run();

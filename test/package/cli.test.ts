@@ -35,7 +35,23 @@ test('sevenfold routes :: md, json and openapi formats come from the core functi
   );
   assert.equal(doc, JSON.parse(JSON.stringify(openapi(posts, { title: 'T', version: '2' }))));
   const defaults = JSON.parse((await cli('routes', TABLE, '--format', 'openapi')).out);
-  assert.equal(defaults.info, { title: 'sevenfold', version: '0.1.0' });
+  assert.equal(defaults.info, { title: 'sevenfold', version: '0.2.0' });
+  assert.equal(defaults.servers, [{ url: '/' }]);
+  const served = JSON.parse(
+    (
+      await cli(
+        'routes',
+        TABLE,
+        '--format',
+        'openapi',
+        '--server',
+        'https://api.example',
+        '--server',
+        'http://localhost:3000',
+      )
+    ).out,
+  );
+  assert.equal(served.servers, [{ url: 'https://api.example' }, { url: 'http://localhost:3000' }]);
   const plain = JSON.parse(
     (await cli('routes', TABLE, '--format', 'openapi', '--no-method-override', '--no-cross-site-protection'))
       .out,
