@@ -19,6 +19,8 @@ import { peekWebBody, streamWebBody } from './stream-body.js';
 // As the node adapter words it (adapters/http/node-exchange.ts).
 const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
 const READ_ALREADY = new Error('the request body was already read');
+// An http(s) URL's scheme and authority (RFC 3986 §3.2): up to the first `/`, `?` or `#` after `//`.
+const AUTHORITY = /^https?:\/\/[^/?#]*/i;
 
 /** How the client's address is found: from the request and what the runtime passed beside it. */
 export type ClientAddress = (request: Request, ...platform: unknown[]) => string | undefined;
@@ -52,9 +54,11 @@ export class FetchExchange extends Exchange {
     // Bun gives the path alone when the Host is missing (HTTP/1.0) or is no host name; anything else is absolute.
     if (url.charCodeAt(0) === 47 /* / */) this.target = url;
     else {
-      // The origin form of an absolute URL: from the first `/` after the authority.
-      const start = url.indexOf('/', url.indexOf('//') + 2);
-      this.target = start === -1 ? '/' : url.slice(start);
+      // The origin form of an absolute URL: what follows its authority, which ends at a `/`, `?` or `#`; a URL
+      // of another scheme is kept as it is, for the request path to refuse.
+      const authority = AUTHORITY.exec(url);
+      const rest = authority === null ? undefined : url.slice(authority[0].length);
+      this.target = rest === undefined ? url : rest.charCodeAt(0) === 47 /* / */ ? rest : `/${rest}`;
     }
   }
 

@@ -23,9 +23,12 @@ export function splitTarget(url: string): Target | undefined {
 }
 
 function absoluteTarget(url: string): Target | undefined {
-  if (!/^https?:\/\//i.test(url)) return undefined;
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  return start === -1 ? { path: '/', search: '' } : splitTarget(url.slice(start));
+  // The authority ends at the first `/`, `?` or `#` (RFC 3986 §3.2): what follows a `?` there is the query of
+  // the path `/`, never a path to route by.
+  const authority = /^https?:\/\/[^/?#]*/i.exec(url);
+  if (authority === null) return undefined;
+  const rest = url.slice(authority[0].length);
+  return rest.charCodeAt(0) === 47 /* / */ ? splitTarget(rest) : splitTarget(`/${rest}`);
 }
 
 /** A target in origin form, as handlers see it: `/posts?limit=2`. */

@@ -27,6 +27,12 @@ writeFileSync(join(folder, 'with space.txt'), 'x');
 writeFileSync(join(work, 'outside.txt'), 'not for the web');
 symlinkSync(join(work, 'outside.txt'), join(folder, 'leak.txt'));
 symlinkSync(join(folder, 'logo.svg'), join(folder, 'alias.svg'));
+// A precompressed sibling that leads out of the folder, and a folder linked back up (a loop).
+writeFileSync(join(folder, 'plain.txt'), 'plain');
+symlinkSync(join(work, 'outside.txt'), join(folder, 'plain.txt.br'));
+symlinkSync(folder, join(folder, 'css', 'up'));
+writeFileSync(join(folder, 'swap.txt'), 'the file as it was');
+writeFileSync(join(folder, 'changes.txt'), 'version 1');
 
 const table = assets('/assets', folder);
 const digest = createHash('sha256').update(CSS).digest('hex').slice(0, 10);
@@ -54,7 +60,12 @@ async function everywhere(request: RawRequest): Promise<RawResponse> {
 test('assets() :: a route per file under its own name and a fingerprinted one, listed; url() gives the latter', () => {
   assert.equal(
     table.files.map((file) => file.name),
-    ['alias.svg', 'css/site.css', 'empty.txt', 'logo.svg'],
+    ['alias.svg', 'changes.txt', 'css/site.css', 'empty.txt', 'logo.svg', 'plain.txt', 'swap.txt'],
+  );
+  assert.equal(
+    table.files.find((file) => file.name === 'plain.txt')!.encodings,
+    [],
+    'a sibling out of the folder is none',
   );
   assert.is(table.url('css/site.css'), fingerprinted);
   assert.throws(
@@ -75,6 +86,7 @@ test('assets :: a file streamed with its type, validators and the cache policy o
   assert.is(own.headers['cache-control'], 'no-cache');
   assert.is(own.headers['accept-ranges'], 'bytes');
   assert.is(own.headers['content-length'], String(CSS.length));
+  assert.is(own.headers['x-content-type-options'], 'nosniff');
   assert.match(own.headers.etag!, /^"[^"]+"$/);
   assert.ok(own.headers['last-modified']);
   const pinned = await everywhere({ path: fingerprinted });
@@ -125,6 +137,18 @@ test('assets :: one Range is a 206 of those bytes; past the end a 416; several, 
     headers: { Range: 'bytes=0-1', 'If-Range': '"old"' },
   });
   assert.is(ifRange.status, 200);
+  const tag = (await everywhere({ path: '/assets/css/site.css' })).headers.etag!;
+  const held = await everywhere({
+    path: '/assets/css/site.css',
+    headers: { Range: 'bytes=0-1', 'If-Range': tag },
+  });
+  assert.is(held.status, 206);
+  // A date is no strong validator: the whole file.
+  const dated = await everywhere({
+    path: '/assets/css/site.css',
+    headers: { Range: 'bytes=0-1', 'If-Range': new Date().toUTCString() },
+  });
+  assert.is(dated.status, 200);
 });
 
 test('assets :: a precompressed sibling when Accept-Encoding takes it, brotli first; Vary: Accept-Encoding', async () => {
@@ -157,6 +181,25 @@ test('assets :: nothing outside the folder: dot segments, encoded slashes, hidde
   }
   // A symlink that stays inside the folder is a file like any other.
   assert.is((await everywhere({ path: '/assets/alias.svg' })).status, 200);
+  // A sibling that leads out is never sent, whatever Accept-Encoding says.
+  const plain = await everywhere({ path: '/assets/plain.txt', headers: { 'Accept-Encoding': 'br' } });
+  assert.equal([plain.status, plain.body, plain.headers['content-encoding']], [200, 'plain', undefined]);
+});
+
+test('assets :: judged again per request: a file swapped for a symlink out is a 404; a changed file keeps no fingerprint', async () => {
+  const swapped = table.url('swap.txt');
+  assert.is((await everywhere({ path: swapped })).status, 200);
+  rmSync(join(folder, 'swap.txt'));
+  symlinkSync(join(work, 'outside.txt'), join(folder, 'swap.txt'));
+  for (const path of ['/assets/swap.txt', swapped]) {
+    const answer = await everywhere({ path });
+    assert.is(answer.status, 404, path);
+    assert.not.match(answer.body, /not for the web/);
+  }
+  const pinned = table.url('changes.txt');
+  writeFileSync(join(folder, 'changes.txt'), 'version 2, longer');
+  assert.is((await everywhere({ path: pinned })).status, 404, 'the fingerprinted name of the old bytes');
+  assert.is((await everywhere({ path: '/assets/changes.txt' })).body, 'version 2, longer');
 });
 
 test('assets() :: OpenAPI documents each file by its type, with its 206, 304 and 416', () => {

@@ -51,6 +51,11 @@ const CASES: Case[] = [
     check: (r) => assert.is(json(r).url, '/widgets?x=1'),
   },
   {
+    name: 'an absolute-form target whose authority ends at ? is the path / with that query, never a path',
+    request: { path: 'http://test.local?/widgets/7' },
+    check: (r) => assert.is(r.status, 404),
+  },
+  {
     name: 'a #fragment is dropped',
     request: { path: '/widgets/7#frag' },
     check: (r) => assert.equal(json(r).params, { widget_id: '7' }),

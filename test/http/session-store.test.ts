@@ -7,6 +7,7 @@ import {
   memorySessionStore,
   session,
   sessionOf,
+  signedIn,
   type SessionStore,
 } from '../../core/features/sessions/index.js';
 import { open, sealKeys } from '../../core/features/sessions/seal.js';
@@ -306,6 +307,42 @@ test('memorySessionStore() :: forgets the oldest past max, expired ones on readi
   await store.create('old', 'x', Date.now() - 1);
   assert.is(await store.get('old'), undefined);
   assert.throws(() => memorySessionStore({ max: 0 }), /max must be a whole number of 1 or more/);
+});
+
+test('session({ store }) :: a cookie that holds fields itself (sealed without the store) is no session', async () => {
+  const cookieOnly = session({ secret: SECRET, name: 'sid', cookie: { secure: false } });
+  const handler = quietHandler(
+    scope(
+      { hooks: [cookieOnly] },
+      resource('grants', { index: (req) => ((sessionOf(req).user = 'admin'), {}) }),
+    ),
+    { checkResponses: false },
+  );
+  const sealed = pairOf(await inProcess(handler, { path: '/grants' }));
+  const ask = asker(recording());
+  const read = await ask('/visits/who', sealed);
+  assert.equal(
+    JSON.parse(read.body).user,
+    null,
+    'a session the store never kept cannot be revoked, so it is none',
+  );
+});
+
+test('session({ store }) :: the key a signedIn() guard reads is an identity field: no fixation on another key', async () => {
+  signedIn({ key: 'account' });
+  const store = recording();
+  const sessions = session({ secret: SECRET, store, name: 'sid', cookie: { secure: false } });
+  const accounts = resource('accounts', {
+    show: (req) => ((sessionOf(req).account = req.params.account_id), { account: req.params.account_id }),
+    index: (req) => ({ account: sessionOf(req).account ?? null }),
+  });
+  const handler = quietHandler(scope({ hooks: [sessions] }, accounts), { checkResponses: false });
+  const ask = (path: string, cookie?: string) =>
+    inProcess(handler, { path, headers: cookie === undefined ? {} : { Cookie: cookie } });
+  const attacker = pairOf(await ask('/accounts/attacker'));
+  const victim = pairOf(await ask('/accounts/victim', attacker));
+  assert.is.not(await idOf(victim), await idOf(attacker));
+  assert.equal(JSON.parse((await ask('/accounts', attacker)).body).account, null);
 });
 
 test.run();

@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import {
   closeSync,
   createReadStream,
-  lstatSync,
   openSync,
   readdirSync,
   readSync,
@@ -17,6 +16,7 @@ import mime from 'mime';
 import Negotiator from 'negotiator';
 import {
   hook,
+  HttpError,
   RouteDefinitionError,
   routes,
   type HandlerRequest,
@@ -46,6 +46,9 @@ export interface AssetFile {
   readonly type: string;
   /** The encodings a sibling holds it in (`site.css.br`, `site.css.gz`), best first. */
   readonly encodings: readonly ('br' | 'gzip')[];
+  /** The first ten hex digits of the SHA-256 of its bytes, and its modification time (ms), when it was read. */
+  readonly digest: string;
+  readonly mtime: number;
 }
 
 /** The routes of a folder, with what a page needs to link them. */
@@ -90,10 +93,12 @@ export function assets(prefix: string, folder: string | URL, options: AssetsOpti
   const byName = new Map(files.map((file) => [file.name, file]));
   const list: Route[] = [];
   for (const file of files) {
-    const serve = serveFile(join(real, ...file.name.split('/')), file);
+    const serve = serveFile(real, join(real, ...file.name.split('/')), file);
     const docs = [documented(file)];
-    list.push(route(`assets.${file.name}`, file.url, (req) => serve(req, cacheControl), docs));
-    list.push(route(`assets.${file.name}@digest`, file.fingerprinted, (req) => serve(req, IMMUTABLE), docs));
+    list.push(route(`assets.${file.name}`, file.url, (req) => serve(req, cacheControl, false), docs));
+    list.push(
+      route(`assets.${file.name}@digest`, file.fingerprinted, (req) => serve(req, IMMUTABLE, true), docs),
+    );
   }
   const table = [...routes(...list)] as Route[] & { url?: Assets['url']; files?: readonly AssetFile[] };
   table.url = (name: string) => {
@@ -108,23 +113,37 @@ export function assets(prefix: string, folder: string | URL, options: AssetsOpti
   return Object.freeze(table) as unknown as Assets;
 }
 
+/**
+ * Where `path` leads, when it is inside `real` (a symlink followed only where it stays in) and is what `kind`
+ * asks for; `undefined` for anything else, a path gone included. Every file is judged so when the table is
+ * made, each precompressed sibling too, and again on every request, so a file swapped for a symlink out of
+ * the folder later serves nothing.
+ */
+function inside(real: string, path: string, kind: 'file' | 'directory'): string | undefined {
+  try {
+    const target = realpathSync(path);
+    if (target !== real && !target.startsWith(real + sep)) return undefined;
+    const stat = statSync(target);
+    return (kind === 'file' ? stat.isFile() : stat.isDirectory()) ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The files under `real` a URL can name, as paths from it, in order; what leads out of it is left out. */
-function scan(real: string, dir = real): string[] {
+function scan(real: string, dir = real, visited = new Set<string>([real])): string[] {
   const found: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (!SEGMENT.test(name)) continue;
     const path = join(dir, name);
-    let target: string;
-    try {
-      // A symlink is followed only where it stays inside the folder.
-      target = lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
-    } catch {
-      continue;
-    }
-    if (target !== real && !target.startsWith(real + sep)) continue;
-    const stat = statSync(target);
-    if (stat.isDirectory()) found.push(...scan(real, path));
-    else if (stat.isFile()) found.push(relative(real, path));
+    const folder = inside(real, path, 'directory');
+    // A folder reached twice (a symlink back up) is read once: no loop.
+    if (folder !== undefined) {
+      if (!visited.has(folder)) {
+        visited.add(folder);
+        found.push(...scan(real, path, visited));
+      }
+    } else if (inside(real, path, 'file') !== undefined) found.push(relative(real, path));
   }
   // A precompressed sibling of a served file is that file's encoding, not a file of its own.
   const names = new Set(found);
@@ -137,25 +156,25 @@ function scan(real: string, dir = real): string[] {
 function describe(real: string, path: string, prefix: string): AssetFile {
   const full = join(real, path);
   const name = path.split(sep).join('/');
+  const stat = statSync(full);
   const digest = digestOf(full);
   const slash = name.lastIndexOf('/');
   const dot = name.lastIndexOf('.');
   const fingerprinted =
     dot > slash + 1 ? `${name.slice(0, dot)}.${digest}${name.slice(dot)}` : `${name}.${digest}`;
-  const encodings = (Object.keys(SIBLINGS) as ('br' | 'gzip')[]).filter((encoding) => {
-    try {
-      return statSync(full + SIBLINGS[encoding]).isFile();
-    } catch {
-      return false;
-    }
-  });
+  // A sibling is judged as any file: one that leads out of the folder is no encoding of this one.
+  const encodings = (Object.keys(SIBLINGS) as ('br' | 'gzip')[]).filter(
+    (encoding) => inside(real, full + SIBLINGS[encoding], 'file') !== undefined,
+  );
   return Object.freeze({
     name,
     url: `${prefix}/${name}`,
     fingerprinted: `${prefix}/${fingerprinted}`,
-    size: statSync(full).size,
+    size: stat.size,
     type: mime.getType(name) ?? 'application/octet-stream',
     encodings: Object.freeze(encodings),
+    digest,
+    mtime: Math.floor(stat.mtimeMs),
   });
 }
 
@@ -213,6 +232,9 @@ function documented(file: AssetFile): Hook {
         '304': {
           description: 'Not Modified: the client holds these bytes (If-None-Match or If-Modified-Since).',
         },
+        '404': {
+          description: 'Not Found: the file is gone, or changed since its fingerprinted name was given.',
+        },
         '416': { description: 'Range Not Satisfiable: the range starts past the end of the file.' },
       },
     },
@@ -220,44 +242,52 @@ function documented(file: AssetFile): Hook {
 }
 
 /** The handler of one file: conditional requests, a range, an encoding; the bytes streamed. */
-function serveFile(path: string, file: AssetFile) {
+function serveFile(real: string, path: string, file: AssetFile) {
   const type = /^(text\/|application\/(javascript|json|xml))/.test(file.type)
     ? `${file.type}; charset=utf-8`
     : file.type;
-  return (req: HandlerRequest, cacheControl: string): Response => {
-    // Read again per request, so a file changed in place is never served with another's validators.
-    const stat = statSync(path);
+  return (req: HandlerRequest, cacheControl: string, pinned: boolean): Response => {
+    // Judged again per request: a file removed, or swapped for a symlink out of the folder, serves nothing.
+    const target = inside(real, path, 'file');
+    if (target === undefined) throw new HttpError(404, `${file.url} is gone`);
+    const stat = statSync(target);
+    // The fingerprinted name promises these bytes for a year: once the file changed, it names nothing.
+    if (pinned && (stat.size !== file.size || Math.floor(stat.mtimeMs) !== file.mtime))
+      throw new HttpError(404, `this version of ${file.url} is gone; its page names the new one`);
     const encoding = chosenEncoding(req, file.encodings);
-    const etag = `"${file.fingerprinted.slice(file.fingerprinted.lastIndexOf('/') + 1)}-${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}${encoding === undefined ? '' : `-${encoding}`}"`;
+    const sibling = encoding === undefined ? undefined : inside(real, path + SIBLINGS[encoding], 'file');
+    const sent = sibling === undefined ? stat : statSync(sibling);
+    const etag = `"${file.digest}-${sent.size.toString(36)}-${Math.floor(sent.mtimeMs).toString(36)}${sibling === undefined ? '' : `-${encoding}`}"`;
     const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000);
     const headers: Record<string, string> = {
       'Content-Type': type,
       'Cache-Control': cacheControl,
       ETag: etag,
       'Last-Modified': lastModified.toUTCString(),
+      // The type is the extension's, never what the bytes look like.
+      'X-Content-Type-Options': 'nosniff',
       ...(file.encodings.length > 0 ? { Vary: 'Accept-Encoding' } : {}),
     };
     if (notModified(req, etag, lastModified)) return new Response(null, { status: 304, headers });
-    if (encoding !== undefined) {
-      const encoded = path + SIBLINGS[encoding];
-      headers['Content-Encoding'] = encoding;
-      headers['Content-Length'] = String(statSync(encoded).size);
-      return new Response(stream(encoded), { status: 200, headers });
+    if (sibling !== undefined) {
+      headers['Content-Encoding'] = encoding!;
+      headers['Content-Length'] = String(sent.size);
+      return new Response(stream(sibling), { status: 200, headers });
     }
     headers['Accept-Ranges'] = 'bytes';
-    const range = rangeOf(req, etag, lastModified, stat.size);
+    const range = rangeOf(req, etag, stat.size);
     if (range === 'unsatisfiable') {
       headers['Content-Range'] = `bytes */${stat.size}`;
       return new Response(null, { status: 416, headers });
     }
     if (range === undefined) {
       headers['Content-Length'] = String(stat.size);
-      return new Response(stat.size === 0 ? null : stream(path), { status: 200, headers });
+      return new Response(stat.size === 0 ? null : stream(target), { status: 200, headers });
     }
     const [start, end] = range;
     headers['Content-Range'] = `bytes ${start}-${end}/${stat.size}`;
     headers['Content-Length'] = String(end - start + 1);
-    return new Response(stream(path, start, end), { status: 206, headers });
+    return new Response(stream(target, start, end), { status: 206, headers });
   };
 }
 
@@ -304,14 +334,13 @@ function notModified(req: HandlerRequest, etag: string, lastModified: Date): boo
 function rangeOf(
   req: HandlerRequest,
   etag: string,
-  lastModified: Date,
   size: number,
 ): [number, number] | 'unsatisfiable' | undefined {
   const header = single(req.headers.range);
   if (header === undefined) return undefined;
   const ifRange = single(req.headers['if-range']);
-  if (ifRange !== undefined && ifRange !== etag && Date.parse(ifRange) !== lastModified.getTime())
-    return undefined;
+  // Only the entity-tag, a strong validator, vouches that the bytes are the ones the client holds part of.
+  if (ifRange !== undefined && ifRange !== etag) return undefined;
   const spec = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (spec === null || (spec[1] === '' && spec[2] === '')) return undefined;
   if (spec[1] === '') {

@@ -94,6 +94,14 @@ interface Loaded {
 /** Each request's session, by request: what `session()` read, for the handler and its own `onSend`. */
 const SESSIONS = new WeakMap<object, Loaded>();
 
+/** The fields `signedIn()` guards read who is signed in from: identity fields of every session. */
+const IDENTITY = new Set<string>();
+
+/** Makes `field` an identity field of every session (`signedIn()` calls it with its key). */
+export function identityField(field: string): void {
+  IDENTITY.add(field);
+}
+
 /** The names of a session's fields, in one order: a sign-in adds one, a sign-out removes one. */
 const fieldsOf = (data: object): string => Object.keys(data).sort().join('\0');
 
@@ -171,8 +179,9 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
   const identity = options.identity ?? ['user'];
   if (!Array.isArray(identity) || identity.some((field) => typeof field !== 'string'))
     throw new TypeError(`${call}: identity must be a list of field names, such as ['user']`);
+  // Its own identity fields, and those a signedIn() guard reads (signedIn({ key: 'account' })).
   const identityOf = (data: SessionData): string =>
-    JSON.stringify(identity.map((field) => data[field] ?? null));
+    JSON.stringify([...identity, ...IDENTITY].map((field) => data[field] ?? null));
   const store = options.store;
   if (store !== undefined) {
     const missing = missingStoreMethod(store);
@@ -210,6 +219,9 @@ export function session<S = undefined>(options: SessionOptions<S>): SessionHook<
     const data = payload.d;
     if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
     if (schema !== undefined && !matches(schema as StandardSchemaV1, data)) return undefined;
+    // With a store, a cookie holds a session itself only for a visitor's messages: one holding fields (sealed
+    // before the store, say) could never be revoked, so it is no session.
+    if (store !== undefined && found.id === undefined && Object.keys(data).length > 0) return undefined;
     return {
       data: Object.assign(Object.create(null), data) as SessionData,
       flashes: flashesFrom(payload.f),

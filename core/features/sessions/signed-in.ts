@@ -1,7 +1,7 @@
 // signedIn(): a guard that reads the session, sending a browser to sign in and answering anyone else 401.
 
 import { guard, HttpError, redirect, type Guard } from 'sevenfold';
-import { sessionOf } from './session.js';
+import { identityField, sessionOf } from './session.js';
 
 export interface SignedInOptions<K extends string> {
   /** The session field that holds who signed in; default `user`. It becomes `req.context[key]`. */
@@ -32,6 +32,8 @@ export function signedIn<User = unknown, const K extends string = 'user'>(
     throw new TypeError(
       `signedIn({ signInPath }): a path on this site such as /session/new, got ${JSON.stringify(signInPath)}`,
     );
+  // Who is signed in is read from `key`: a change of it gives a stored session a new id (no fixation).
+  identityField(key);
   return guard(
     'signedIn',
     (req): { [P in K]: User } => {
