@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -68,6 +69,8 @@ test('assets() :: a route per file under its own name and a fingerprinted one, l
     'a sibling out of the folder is none',
   );
   assert.is(table.url('css/site.css'), fingerprinted);
+  // A folder given as a file: URL (new URL('./public/', import.meta.url)) is the same folder.
+  assert.equal(assets('/assets', pathToFileURL(folder)).files, table.files);
   assert.throws(
     () => table.url('nope.css'),
     /assets\.url\("nope\.css"\): no such file .*; the files are alias\.svg/,

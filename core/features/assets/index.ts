@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import mime from 'mime';
 import Negotiator from 'negotiator';
 import {
@@ -80,7 +81,7 @@ export function assets(prefix: string, folder: string | URL, options: AssetsOpti
     throw new RouteDefinitionError(
       `${call}: the prefix must be a path such as '/assets', with no trailing slash`,
     );
-  const root = typeof folder === 'string' ? folder : decodeURIComponent(folder.pathname);
+  const root = typeof folder === 'string' ? folder : fileURLToPath(folder);
   let real: string;
   try {
     real = realpathSync(root);
