@@ -141,7 +141,7 @@ let created: Promise<string> | undefined;
 
 /**
  * A folder of its own whose embedded database the example has already created (empty, migrated, unlocked):
- * a copy of the one its first start in this process made, since creating one (initdb in WASM) takes seconds.
+ * a copy of the one its first start in this process made, which also checks that first start's output.
  */
 export async function createdDataDir(): Promise<string> {
   created ??= (async () => {

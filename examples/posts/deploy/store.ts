@@ -8,6 +8,7 @@ import { takeLock } from './lock.js';
 import type { Logger } from './log.js';
 import { migrate } from './migrations.js';
 import { guarded, Outage } from './outage.js';
+import { seedFromTemplate } from './pglite-template.js';
 import { PostgresPostRepository, type Queryable } from './postgres.js';
 import { PostgresSessionStore } from './sessions.js';
 import { MemoryPostRepository, type PostRepository } from '../repository.js';
@@ -127,7 +128,9 @@ async function openEmbedded(dir: string, outage: Outage): Promise<Store> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
-    const lite = await PGlite.create(join(dir, 'posts'));
+    const folder = join(dir, 'posts');
+    await seedFromTemplate(folder);
+    const lite = await PGlite.create(folder);
     // One connection: PGlite runs one query at a time, so calls queue in the pool.
     const pool = new pg.Pool(createPgConfig(lite) as pg.PoolConfig);
     await migrate(pool);
