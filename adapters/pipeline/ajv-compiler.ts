@@ -24,6 +24,8 @@ export interface Ajv {
   getSchema(key: string): PrecompiledValidator | undefined;
   addKeyword(keyword: string | object): unknown;
   removeKeyword(keyword: string): unknown;
+  validateSchema(schema: object): boolean | Promise<unknown>;
+  errorsText(): string;
 }
 
 /** A tagged template of ajv's code generator (`_`, `str`). */
@@ -67,6 +69,10 @@ export interface AjvCompiler extends SchemaCompiler {
  */
 export function ajvCompiler(load: () => AjvModules, runtime: () => ValidatorRuntime): AjvCompiler {
   let modules: AjvModules | undefined;
+  // Checks every schema against JSON Schema's own: one compiled meta-schema (the slowest compile at start-up)
+  // for all modes, where each mode's instance would compile its own.
+  let meta: Ajv | undefined;
+  const valid = new WeakSet<object>();
   const instances = new Map<SchemaMode, Ajv>();
   const compiled = new Map<SchemaMode, WeakMap<object, CompiledSchema>>();
 
@@ -76,6 +82,14 @@ export function ajvCompiler(load: () => AjvModules, runtime: () => ValidatorRunt
     ajv = newAjv((modules ??= load()), mode, false);
     instances.set(mode, ajv);
     return ajv;
+  }
+
+  /** Throws what ajv throws for a schema its meta-schema refuses, once per schema object. */
+  function validateSchema(schema: JsonSchema): void {
+    if (valid.has(schema)) return;
+    meta ??= new (modules ??= load()).Ajv2020({ logger: false });
+    if (meta.validateSchema(schema) !== true) throw new Error(`schema is invalid: ${meta.errorsText()}`);
+    valid.add(schema);
   }
 
   return {
@@ -88,6 +102,7 @@ export function ajvCompiler(load: () => AjvModules, runtime: () => ValidatorRunt
       if (known !== undefined) return known;
       let validate;
       try {
+        validateSchema(schema);
         validate = instance(mode).compile(schema);
       } catch (error) {
         if (error instanceof EvalError) throw new SchemaCompilerError(CODEGEN_REFUSED);
@@ -123,6 +138,9 @@ function newAjv(m: AjvModules, mode: SchemaMode, standalone: boolean): Ajv {
     strictRequired: false,
     allowUnionTypes: true,
     logger: false,
+    // A schema is checked against the meta-schema once, by the compiler's own instance (ajvCompiler), while
+    // generated modules keep ajv's check.
+    validateSchema: standalone,
     code: standalone ? { regExp, source: true, lines: true, formats: m._`R.formats` } : { regExp },
   });
   m.addFormats(ajv);

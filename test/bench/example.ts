@@ -16,6 +16,8 @@ import { needPostgres, startPostgres } from '../support/postgres.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = 3;
+// How long each store is under load in all before its memory is read again (the timed rounds included).
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const SEEDED = 100;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -24,13 +26,17 @@ interface Variant {
   readonly env: Record<string, string>;
 }
 
-interface Running {
+export interface Running {
   readonly child: ChildProcess;
   readonly url: string;
 }
 
-async function startExample(env: Record<string, string>): Promise<Running> {
-  const child = spawn('node', ['build/examples/posts/main.js'], {
+/** The example started as `npm start` starts it (or by `command`), once it has printed `listening on`. */
+export async function startExample(
+  env: Record<string, string>,
+  command: readonly string[] = ['node', 'build/examples/posts/main.js'],
+): Promise<Running> {
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ADAPTER: 'polka', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -44,10 +50,31 @@ async function startExample(env: Record<string, string>): Promise<Running> {
   throw new Error(`examples/posts exited before listening: ${out}`);
 }
 
-async function stopExample(running: Running): Promise<void> {
+export async function stopExample(running: Running): Promise<void> {
   const exited = once(running.child, 'exit');
   running.child.kill('SIGTERM');
   await exited;
+}
+
+/** A process and its descendants (`npm start`'s node, a primary's workers). */
+export function processTree(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(processTree)];
+}
+
+/** The peak (VmHWM) and resident (VmRSS) memory of processes, in MB, summed, read from /proc. */
+export function treeMemory(pids: readonly number[]): { peakMb: number; rssMb: number } {
+  let peak = 0;
+  let rss = 0;
+  for (const pid of pids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      peak += Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+      rss += Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // A process that ended between the listing and the read holds nothing any more.
+    }
+  }
+  return { peakMb: peak / 1024, rssMb: rss / 1024 };
 }
 
 /** CPU time (µs) used so far by a process and its children (the workers), read from /proc. */
@@ -92,13 +119,14 @@ let serial = 0;
 async function round(
   running: Running,
   database: number | undefined,
+  seconds = SECONDS,
 ): Promise<{ rps: number; app: number; db: number }> {
   const app = treeCpu(running.child.pid!);
   const db = database === undefined ? 0 : treeCpu(database);
   const result = await autocannon({
     url: running.url,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     requests: [
       { method: 'GET', path: '/posts/seed-42' },
       { method: 'GET', path: '/posts?limit=10' },
@@ -127,7 +155,7 @@ async function round(
   }
   const answered = result.requests.total;
   return {
-    rps: answered / SECONDS,
+    rps: answered / seconds,
     app: (treeCpu(running.child.pid!) - app) / answered,
     db: database === undefined ? 0 : (treeCpu(database) - db) / answered,
   };
@@ -152,18 +180,22 @@ export async function exampleFigures(): Promise<string> {
       );
     }
     const lines = [
-      `${ROUNDS} rounds of ${SECONDS} s per store, ${CONNECTIONS} connections, the example started as \`npm start\` does (polka), ${SEEDED} posts seeded; CPU from /proc, the app's processes and the database server's.`,
+      `${ROUNDS} rounds of ${SECONDS} s per store, ${CONNECTIONS} connections, the example started as \`npm start\` does (polka), ${SEEDED} posts seeded; CPU from /proc, the app's processes and the database server's; the app's resident memory (VmRSS, its workers summed) once started and after ${Math.max(LOAD_SECONDS, ROUNDS * SECONDS)} s of load.`,
       '',
-      '| store | req/s (median) | app CPU µs/req | database server CPU µs/req | vs memory (req/s) |',
-      '|---|---|---|---|---|',
+      '| store | req/s (median) | app CPU µs/req | database server CPU µs/req | vs memory (req/s) | app RSS MB after start | after load |',
+      '|---|---|---|---|---|---|---|',
     ];
     let memory = 0;
     for (const variant of variants) {
       const running = await startExample(variant.env);
       try {
+        const started = treeMemory(processTree(running.child.pid!)).rssMb;
         await seed(running.url);
         const rounds = [];
         for (let i = 0; i < ROUNDS; i++) rounds.push(await round(running, postgres?.pid));
+        const rest = LOAD_SECONDS - ROUNDS * SECONDS;
+        if (rest > 0) await round(running, postgres?.pid, rest);
+        const loaded = treeMemory(processTree(running.child.pid!)).rssMb;
         const rps = median(rounds.map((r) => r.rps));
         if (memory === 0) memory = rps;
         const db =
@@ -171,7 +203,7 @@ export async function exampleFigures(): Promise<string> {
             ? '–'
             : median(rounds.map((r) => r.db)).toFixed(0);
         lines.push(
-          `| ${variant.name} | ${Math.round(rps)} | ${median(rounds.map((r) => r.app)).toFixed(0)} | ${db} | ${(rps / memory).toFixed(2)}× |`,
+          `| ${variant.name} | ${Math.round(rps)} | ${median(rounds.map((r) => r.app)).toFixed(0)} | ${db} | ${(rps / memory).toFixed(2)}× | ${Math.round(started)} | ${Math.round(loaded)} |`,
         );
       } finally {
         await stopExample(running);

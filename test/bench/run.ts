@@ -16,6 +16,7 @@ import { MATCHERS, tableResources, type buildFigures, type Spread } from './matc
 import { noCodegenFigures } from './no-codegen.js';
 import { runtimesFigures } from './runtimes.js';
 import { serializeFigures } from './serialize.js';
+import { startupFigures } from './startup.js';
 import { builtAt } from './before.js';
 import { validatorFigures } from './validators.js';
 import { typesFigures } from './type-check.js';
@@ -315,7 +316,7 @@ async function matching(): Promise<string> {
 const started = Date.now();
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
 // BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_CROSSCUTTING=0, BENCH_VALIDATORS=0,
-// BENCH_SERIALIZE=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0, BENCH_NOCODEGEN=0, BENCH_EXAMPLE=0 and BENCH_TYPES=0 each
+// BENCH_SERIALIZE=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0, BENCH_NOCODEGEN=0, BENCH_STARTUP=0, BENCH_EXAMPLE=0 and BENCH_TYPES=0 each
 // leave out one part.
 if (process.env.BENCH_HTTP !== '0')
   console.log(
@@ -354,6 +355,10 @@ if (process.env.BENCH_RUNTIMES !== '0')
 if (process.env.BENCH_NOCODEGEN !== '0')
   console.log(
     `## No code generation (as on workerd): precompiled validators and the general walk, in process on Node\n\n${await noCodegenFigures(ROUNDS)}\n`,
+  );
+if (process.env.BENCH_STARTUP !== '0')
+  console.log(
+    `## examples/posts starting\n\n${await startupFigures(Number(process.env.BENCH_ROUNDS ?? 5))}\n`,
   );
 if (process.env.BENCH_EXAMPLE !== '0')
   console.log(

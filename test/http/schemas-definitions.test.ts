@@ -88,6 +88,24 @@ definitions(
   },
 );
 
+definitions(
+  'a schema JSON Schema’s meta-schema refuses fails when mounted, whichever part of the request it checks',
+  () => {
+    const schema = { type: 'object', maxProperties: 'two' } as const;
+    for (const part of ['body', 'query'] as const) {
+      const broken = resource('posts', { create: ok }, { schemas: { create: { [part]: schema } } as never });
+      assert.throws(
+        () => createListener(broken),
+        (error: Error) =>
+          error instanceof RouteDefinitionError &&
+          new RegExp(
+            `route posts\\.create: its ${part} schema is not valid JSON Schema \\(2020-12\\): .*maxProperties must be integer`,
+          ).test(error.message),
+      );
+    }
+  },
+);
+
 definitions('a table that declares no schema never loads ajv', async () => {
   const script = `
     import { createRequire } from 'node:module';
