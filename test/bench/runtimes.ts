@@ -40,11 +40,18 @@ export interface RuntimesSettings {
 const SERVED: Record<'bun' | 'deno' | 'workerd', Record<string, string>> = {
   bun: {
     'raw Bun.serve': 'raw',
+    // What refusing a repeated Host costs by itself: the check every conforming server makes (RFC 9112 §3.2).
+    'raw + Host check': 'rawHost',
     'sevenfold toFetch': 'sevenfold',
     hono: 'hono',
     'elysia (.listen)': 'elysia',
   },
-  deno: { 'raw Deno.serve': 'raw', 'sevenfold toFetch': 'sevenfold', hono: 'hono' },
+  deno: {
+    'raw Deno.serve': 'raw',
+    'raw + Host check': 'rawHost',
+    'sevenfold toFetch': 'sevenfold',
+    hono: 'hono',
+  },
   workerd: { 'raw fetch': 'raw', 'sevenfold toFetch': 'sevenfold', hono: 'hono' },
 };
 const IN_PROCESS: Record<string, string> = {

@@ -3,6 +3,7 @@
 // Plain JavaScript beside this folder's node_modules, so that `hono` and `elysia` resolve from it on
 // every runtime; the app's data and sevenfold's resource come from the build, as serve-bun.js's do.
 import { toFetch } from '../../build/adapters/fetch.js';
+import { isHost } from '../../build/core/request/target.js';
 import { created, post, POSTS, sevenfoldPosts } from '../../build/test/bench/workload.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -57,6 +58,16 @@ function raw(request) {
   return json(404, { status: 404 });
 }
 
+/**
+ * The hand-written dispatcher, refusing what toFetch refuses of `Host` first: a repeated one (Bun joins them
+ * with `, `) or one that is no host name. Neither runtime refuses either; reading the header is the cost.
+ */
+function rawHost(request) {
+  const host = request.headers.get('host');
+  if (host !== null && (host.includes(',') || !isHost(host))) return json(400, { status: 400 });
+  return raw(request);
+}
+
 async function hono() {
   const { Hono } = await import('hono');
   const app = new Hono();
@@ -100,6 +111,7 @@ async function elysia() {
  */
 export const FETCH_APPS = {
   raw: () => ({ fetch: raw }),
+  rawHost: () => ({ fetch: rawHost }),
   sevenfold: () => ({ fetch: toFetch(sevenfoldPosts, { onError: () => {} }) }),
   hono: async () => {
     const app = await hono();
