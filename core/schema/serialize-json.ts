@@ -29,23 +29,33 @@ export function quote(text: string): string {
  * written as JSON.stringify writes them (a surrogate pair as it is, a lone surrogate as \udxxx).
  */
 export function escaped(text: string, plain: number): string {
-  let out = '"';
-  let from = 0;
-  let end = plain;
-  for (;;) {
-    out += text.slice(from, end);
-    if (end === text.length) return `${out}"`;
-    const code = text.charCodeAt(end);
-    from = end + 1;
-    if (code < 0xd800) out += ESCAPES[code];
-    else if (code < 0xdc00 && from < text.length && (text.charCodeAt(from) & 0xfc00) === 0xdc00) {
-      out += text.slice(end, from + 1);
-      from++;
-    } else out += `\\u${code.toString(16)}`;
-    RUN.lastIndex = from;
-    RUN.test(text);
-    end = RUN.lastIndex;
+  let out = `"${text.slice(0, plain)}`;
+  let at = plain;
+  let steps = 0;
+  while (at < text.length) {
+    // Text dense in escapes (tabbed columns, JSON in a string, emoji) costs more in steps here than
+    // JSON.stringify takes for it whole, measured past one step per dozen characters.
+    if (++steps > 4 && steps * 12 > at) return JSON.stringify(text);
+    const code = text.charCodeAt(at);
+    // Escapes often come together (\r\n, a line break before a quote): the next character is read here,
+    // and only a character written as it is sends the scan back to the regexp.
+    if (code < 0x20 || code === 0x22 || code === 0x5c) {
+      out += ESCAPES[code];
+      at++;
+    } else if (code < 0xd800 || code > 0xdfff) {
+      RUN.lastIndex = at;
+      RUN.test(text);
+      out += text.slice(at, RUN.lastIndex);
+      at = RUN.lastIndex;
+    } else if (code < 0xdc00 && (text.charCodeAt(at + 1) & 0xfc00) === 0xdc00) {
+      out += text.slice(at, at + 2);
+      at += 2;
+    } else {
+      out += `\\u${code.toString(16)}`;
+      at++;
+    }
   }
+  return `${out}"`;
 }
 
 /** A number as JSON.stringify writes it. */

@@ -40,6 +40,17 @@ const user = {
   properties: { name: { type: 'string' }, email: { type: 'string' } },
 } as const;
 
+// Strings whose escapes come close together, after a long plain run or throughout, surrogates among them.
+const DENSE = [
+  'col\tcol\t'.repeat(40),
+  `${'plain text '.repeat(20)}${'"'.repeat(50)}`,
+  '{"a":"b","c":[1,"\\\\"]}'.repeat(10),
+  'line\r\n'.repeat(30),
+  '😀 🎉 '.repeat(30),
+  `${'\ud800'.repeat(20)}x${'\udc00\n'.repeat(20)}`,
+  `${'a'.repeat(300)}\n\n${'b'.repeat(300)}"`,
+];
+
 const CASES: Array<[string, object | boolean, unknown, string]> = [
   ['a post, its hash left out', Post, { passwordHash: 'x', ...post, draft: true }, POST_JSON],
   ['properties in the schema order', Post, Object.fromEntries(Object.entries(post).reverse()), POST_JSON],
@@ -189,6 +200,13 @@ const CASES: Array<[string, object | boolean, unknown, string]> = [
     { type: 'array', items: { type: 'string' } },
     ['"\\', '\n\t\u0000\u001f', '\u2028\u2029', '\ud800', 'a\udfffb', '😀', 'café', '\u007f'],
     JSON.stringify(['"\\', '\n\t\u0000\u001f', '\u2028\u2029', '\ud800', 'a\udfffb', '😀', 'café', '\u007f']),
+  ],
+  [
+    // Past a few escapes close together, the writer hands the whole string to JSON.stringify.
+    'strings dense in escapes, after plain text and throughout',
+    { type: 'array', items: { type: 'string' } },
+    DENSE,
+    JSON.stringify(DENSE),
   ],
   [
     'a scalar of a type the schema does not declare is written as it is',
