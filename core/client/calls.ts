@@ -113,9 +113,9 @@ export type UntypedCall = (
 export type UntypedClient = { readonly [resource: string]: { readonly [action: string]: UntypedCall } };
 
 // A resource whose type declares no actions (a decorated controller's) gets untyped calls, not none.
-type Actions<D> = {} extends D
+type Actions<D extends { readonly [action: string]: ActionApi }> = {} extends D
   ? { readonly [action: string]: UntypedCall }
-  : { readonly [A in keyof D]: D[A] extends ActionApi ? Call<D[A]> : never };
+  : { readonly [A in keyof D]: Call<D[A]> };
 
 // Names and declarations are read from Resource's own type arguments: inferring them from the properties
 // instead costs some eighty times more instantiations on a table of 200 resources.
@@ -125,7 +125,16 @@ type ClientOf<R> = [R] extends [never]
     ? UntypedClient
     : {
         readonly [X in R as X extends Resource<infer N, any, any, any, any, any> ? N : never]: Actions<
-          X extends Resource<any, any, any, any, any, infer D> ? D : never
+          X extends Resource<
+            any,
+            any,
+            any,
+            any,
+            any,
+            infer D extends { readonly [action: string]: ActionApi }
+          >
+            ? D
+            : never
         >;
       };
 

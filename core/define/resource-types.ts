@@ -150,20 +150,44 @@ export type SevenOf<K extends Kind> = K extends 'singular' ? Exclude<Action, 'in
  * The handlers object of a resource: each action's handler sees its path params, schemas and guards' context.
  */
 export type Handlers<K extends Kind, N extends string, O = {}> = {
-  readonly [A in SevenOf<K> | Extras<O>]?:
-    | ((
-        req: RequestOf<A, PathOf<K, A, N, O>, O>,
-        res: Reply,
-      ) => HandlerResultOf<ResponsesOf<SchemaFor<O, A>, A>>)
-    | undefined;
+  readonly [A in SevenOf<K> | Extras<O>]?: HandlerOf<K, A, N, O> | undefined;
 };
 
-/** Handler keys that name no action: each one's type is the fix, so the handler fails to compile there. */
-export type UnknownKeys<K extends Kind, H, O> = {
-  readonly [Key in Exclude<keyof H, SevenOf<K> | Extras<O>>]: Key extends 'index'
-    ? `a singular resource has no index: remove it`
-    : `'${Key & string}' is not an action: use one of the seven, or declare it in options.member or options.collection`;
-};
+/** The handler of action `A`: the request its path, schemas and guards type, the answers its schemas allow. */
+export type HandlerOf<K extends Kind, A extends string, N extends string, O> = (
+  req: RequestOf<A, PathOf<K, A, N, O>, O>,
+  res: Reply,
+) => HandlerResultOf<ResponsesOf<SchemaFor<O, A>, A>>;
+
+/**
+ * The handlers object as `resource()` checks it, one property per name given (`Names`): each an action's
+ * handler, a name that is no action the fix. Properties are required (`undefined` too only when some handler
+ * is given as `undefined`, `V` being every value given), so that a wrong answer is reported on the handler's
+ * returned expression rather than on the whole handler. A conditional type, so that a handler's contextual
+ * type is read with what is inferred so far (its answer's literal types kept).
+ */
+export type HandlersOf<K extends Kind, N extends string, Names extends PropertyKey, V, O> = [Names] extends [
+  unknown,
+]
+  ? Checked<K, N, Names, Extract<V, undefined>, O>
+  : never;
+
+// `U` is `never` unless some handler is `undefined`, so that the object is checked against the very type its
+// handlers were read from.
+type Checked<K extends Kind, N extends string, Names extends PropertyKey, U, O> = (
+  | {
+      readonly [A in Names]: A extends SevenOf<K> | Extras<O>
+        ? HandlerOf<K, A & string, N, O> | U
+        : A extends 'index'
+          ? `a singular resource has no index: remove it`
+          : `'${A & string}' is not an action: use one of the seven, or declare it in options.member or options.collection`;
+    }
+  | NoHandlers
+) &
+  MissingHandlers<Names, O>;
+
+// A weak type: an object with no handler (one member of a union of handlers objects) is one, any other is not.
+type NoHandlers = { readonly 'no handler'?: never };
 
 type Misnamed<K extends Kind, O, T> = {
   readonly [
@@ -206,8 +230,8 @@ export type OptionsCheck<K extends Kind, O> = (O extends { readonly schemas: inf
  * Extra actions declared with no handler: required here, so the handlers object fails to compile without
  * them.
  */
-export type MissingHandlers<H, O> = {
-  readonly [Key in Exclude<Extras<O>, keyof H>]: (req: never, res: never) => unknown;
+export type MissingHandlers<Names, O> = {
+  readonly [Key in Exclude<Extras<O>, Names>]: (req: never, res: never) => unknown;
 };
 
 type Only<O> = O extends { readonly only: readonly (infer A)[] } ? A : Action;

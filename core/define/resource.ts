@@ -22,16 +22,7 @@ import { byAction, describe } from './describe.js';
 import { CACHE_CONTROL, checkCache, type CacheOption } from './cache-control.js';
 import { checkSchemas } from './schema-options.js';
 import { NullObject } from '../util/null-object.js';
-import type {
-  Handlers,
-  Kind,
-  MissingHandlers,
-  NameCheck,
-  OptionsCheck,
-  ParamOf,
-  Resource,
-  UnknownKeys,
-} from './resource-types.js';
+import type { HandlersOf, Kind, NameCheck, OptionsCheck, ParamOf, Resource } from './resource-types.js';
 import type { ResourceOf } from './response-types.js';
 import type { ActionSchema, Handler, HttpMethod, JsonSchema, Route, RouteSchema } from '../types.js';
 
@@ -84,13 +75,14 @@ export type SingularOptions = Omit<ResourceOptions, 'param' | 'shallow' | 'colle
  */
 export function resource<
   const N extends string,
-  H extends Handlers<'plural', N, O>,
+  Names extends PropertyKey,
+  V,
   const O extends ResourceOptions = {},
 >(
   name: N & NameCheck<N, O>,
-  handlers: H & UnknownKeys<'plural', H, O> & MissingHandlers<H, O>,
+  handlers: HandlersOf<'plural', N, Names, V, O>,
   options?: O & OptionsCheck<'plural', O>,
-): ResourceOf<'plural', N, keyof H, O>;
+): ResourceOf<'plural', N, Names, O>;
 export function resource(name: string, handlers: object, options?: ResourceOptions): Resource {
   return build('plural', name, handlers, options);
 }
@@ -102,13 +94,14 @@ export function resource(name: string, handlers: object, options?: ResourceOptio
  */
 export function singular<
   const N extends string,
-  H extends Handlers<'singular', N, O>,
+  Names extends PropertyKey,
+  V,
   const O extends SingularOptions = {},
 >(
   name: N,
-  handlers: H & UnknownKeys<'singular', H, O> & MissingHandlers<H, O>,
+  handlers: HandlersOf<'singular', N, Names, V, O>,
   options?: O & OptionsCheck<'singular', O>,
-): ResourceOf<'singular', N, keyof H, O>;
+): ResourceOf<'singular', N, Names, O>;
 export function singular(name: string, handlers: object, options?: SingularOptions): Resource {
   return build('singular', name, handlers, options);
 }

@@ -12,35 +12,43 @@ import type {
   Resource,
   SchemaFor,
 } from './resource-types.js';
-import type { Result } from '../response/reply.js';
+import type { Result, STATUSES } from '../response/reply.js';
 import type { Infer, InferInput } from '../schema/infer.js';
-import type { StandardSchemaV1 } from '../schema/standard.js';
 
 /** The status a single `response` schema describes: the action's success (create `201`, else `200`). */
 type SuccessOf<A extends string> = A extends 'create' ? 201 : 200;
-
-// A map of statuses (`{ 200: Post }`) rather than one schema: every key a status, at least one.
-type IsStatusMap<R> = R extends StandardSchemaV1
-  ? false
-  : [keyof R] extends [never]
-    ? false
-    : [Exclude<keyof R, number | `${number}`>] extends [never]
-      ? true
-      : false;
 
 type StatusOf<K> = K extends number ? K : K extends `${infer N extends number}` ? N : never;
 
 /**
  * The JSON bodies action `A` answers by status, from its `response` schema(s): `{ 200: Post }`; `undefined`
- * when it declares none.
+ * when it declares none. A map of statuses (every key a status, at least one) rather than one schema keeps its
+ * keys, written as numbers; quoted ones (`'200'`) are read as numbers.
  */
 export type ResponsesOf<S, A extends string> = S extends { readonly response: infer R }
-  ? IsStatusMap<R> extends true
-    ? { readonly [K in keyof R as StatusOf<K>]: Infer<R[K]> }
-    : { readonly [K in SuccessOf<A>]: Infer<R> }
+  ? [keyof R] extends [number]
+    ? [keyof R] extends [never]
+      ? { [K in SuccessOf<A>]: Infer<R> }
+      : { -readonly [K in keyof R]: Infer<R[K]> }
+    : [keyof R] extends [number | `${number}`]
+      ? { -readonly [K in keyof R as StatusOf<K>]: Infer<R[K]> }
+      : { [K in SuccessOf<A>]: Infer<R> }
   : undefined;
 
-type JsonResults<M> = { [S in keyof M & number]: Result<S, M[S], 'json'> }[keyof M & number];
+type JsonResults<M> = { [S in keyof M & number]: JsonResult<S, M[S], keyof M & number> }[keyof M & number];
+
+/**
+ * A declared JSON answer, as `json()` and `created()` make it: written out rather than as `Result`, so that
+ * a wrong status or body is told by the property that differs.
+ */
+export interface JsonResult<S extends number, B, D extends number = S> {
+  readonly kind: 'json';
+  readonly status: S;
+  readonly body: B;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  /** Every status the action declares, which `json()` reads to refuse another one at its argument. */
+  readonly [STATUSES]?: D;
+}
 
 // Answers that are not JSON, which response schemas do not describe: pages, redirects, text, bytes.
 type NotJson = Result<number, unknown, 'html' | 'text' | 'empty'> | Uint8Array | ReadableStream;
@@ -50,13 +58,11 @@ type NotJson = Result<number, unknown, 'html' | 'text' | 'empty'> | Uint8Array |
  * `Result` of a declared status whose body matches, anything not JSON (a page, a redirect, `noContent()`,
  * text, bytes), and `undefined` where no success is declared; without response schemas, anything.
  */
-export type HandlerResultOf<M> = [M] extends [undefined]
-  ? unknown
-  : | (200 extends keyof M ? M[200] : never)
-    | JsonResults<M>
-    | NotJson
-    | NoSuccess<M>
-    | PromiseLike<(200 extends keyof M ? M[200] : never) | JsonResults<M> | NotJson | NoSuccess<M>>;
+export type HandlerResultOf<M> = [M] extends [undefined] ? unknown : Answer<M>;
+
+/** What a handler of an action with response schemas `M` may answer, now or as a promise. */
+export type Answer<M> = Answered<M> | PromiseLike<Answered<M>>;
+type Answered<M> = (200 extends keyof M ? M[200] : never) | JsonResults<M> | NotJson | NoSuccess<M>;
 
 // An action that declares no success may answer `undefined` (a 204, as destroy does): nothing to declare.
 type NoSuccess<M> = [Extract<keyof M, 200 | 201 | 202 | 203 | 206>] extends [never]

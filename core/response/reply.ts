@@ -13,21 +13,48 @@ export type ResultKind = 'json' | 'html' | 'text' | 'empty';
  * status, the body and how it is sent, so an action with response schemas checks each at compile time.
  */
 export class Result<S extends number = number, B = unknown, K extends ResultKind = ResultKind> {
+  // The kind first: a mistaken answer is then compared with the declared result of its kind, and told what differs.
+  declare readonly kind: K;
+  declare readonly status: S;
+  declare readonly body: B;
+  declare readonly headers: Readonly<Record<string, string>> | undefined;
+
   constructor(
-    readonly status: S,
-    readonly kind: K,
-    readonly body: B,
-    readonly headers: Readonly<Record<string, string>> | undefined = undefined,
-  ) {}
+    status: S,
+    kind: K,
+    body: B,
+    headers: Readonly<Record<string, string>> | undefined = undefined,
+  ) {
+    this.status = status;
+    this.kind = kind;
+    this.body = body;
+    this.headers = headers;
+  }
 }
 
+/**
+ * Where a handler's expected answers keep, for the types only, the statuses its action declares (no such
+ * property exists).
+ */
+export declare const STATUSES: unique symbol;
+
+/**
+ * What `json()` answers: a `Result` of status `S`; inside a handler whose action declares statuses `D`, a
+ * status it does not declare is refused at the argument (`D` is read from the handler's expected answers).
+ */
+export type JsonOf<S extends number, B, D extends number> = Result<S extends D ? S : never, B, 'json'> &
+  (number extends D ? unknown : { readonly [STATUSES]?: D });
+
+/** The status `json()` takes: any, or inside a handler one its action declares. */
+export type StatusIn<S extends number, D extends number> = S extends D ? S : NoInfer<D>;
+
 /** A JSON result with any status: `json({ ok: true }, 202)`. */
-export function json<B, S extends number = 200>(
+export function json<B, S extends number = 200, D extends number = number>(
   body: B,
-  status: S = 200 as S,
+  status: StatusIn<S, D> = 200 as StatusIn<S, D>,
   headers?: Record<string, string>,
-): Result<S, B, 'json'> {
-  return new Result(status, 'json', body, headers);
+): JsonOf<S, B, D> {
+  return new Result(status, 'json', body, headers) as JsonOf<S, B, D>;
 }
 
 /** `201 Created` with a `Location` header and, when given, the created thing as JSON. */
@@ -144,12 +171,12 @@ export class Reply {
   // The helpers again as methods, calling the free functions so the two cannot drift; each keeps their types.
 
   /** `json()`: `res.json(body, status, headers)`. */
-  json<B, S extends number = 200>(
+  json<B, S extends number = 200, D extends number = number>(
     body: B,
-    status?: S,
+    status?: StatusIn<S, D>,
     headers?: Record<string, string>,
-  ): Result<S, B, 'json'> {
-    return json(body, status, headers);
+  ): JsonOf<S, B, D> {
+    return json<B, S, D>(body, status, headers);
   }
 
   /** `created()`: `res.created(location, body)`. */

@@ -91,6 +91,27 @@ resource(
   },
 );
 
+// A handler that reads its request is typed with the action's statuses: json() refuses another one at its
+// argument, res.json() too; a handler may be given as undefined, and then has no route.
+resource(
+  'posts',
+  {
+    // @ts-expect-error: 202 is not a status the schemas declare
+    show: (req) => json({ id: req.params.post_id, title: 'x' }, 202),
+    // @ts-expect-error: nor is 201
+    update: (req, res) => res.json({ missing: req.params.post_id }, 201),
+    edit: (req, res) => (req.params.post_id === '1' ? res.json(post) : json({ missing: '1' }, 404)),
+    destroy: undefined,
+  },
+  {
+    schemas: {
+      show: { response: { 200: Post, 404: Missing } },
+      update: { response: { 200: Post, 404: Missing } },
+      edit: { response: { 200: Post, 404: Missing } },
+    },
+  },
+);
+
 // @ts-expect-error: no 200 declared, so a plain value (a 200) is not an answer
 resource('jobs', { show: () => ({ queued: true }) }, { schemas: { show: { response: { 202: Missing } } } });
 
@@ -115,8 +136,8 @@ resource(
         'application/json': () => ({ id: req.params.book_id, title: 'A book' }),
         'text/html': () => html`<h1>A book</h1>`,
       }),
-    // @ts-expect-error: the JSON representation is checked against the action's schema (title is a string)
     edit: (req) =>
+      // @ts-expect-error: the JSON representation is checked against the action's schema (title is a string)
       negotiate(req, {
         'application/json': () => ({ id: req.params.book_id, title: 42 }),
         'text/html': () => html`<form></form>`,
