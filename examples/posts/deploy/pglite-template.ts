@@ -59,8 +59,8 @@ export function seedFromTemplate(folder: string, template = templateFile()): boo
 
 /**
  * Makes the template of the installed PGlite and writes it to examples/posts/deploy/, removing the templates
- * of other versions: a database made in a temporary folder, shut down cleanly and opened once more (so
- * that a first start has no recovery to do and finds its caches made), packed as a tar. Run after updating
+ * of other versions: a database made in a temporary folder, migrated, shut down cleanly and opened once
+ * more (so that a first start has no recovery or DDL to do), packed as a tar. Run after updating
  * PGlite: `npx tsc -p . && node build/examples/posts/deploy/pglite-template.js --write` (a test says when).
  */
 export async function writeTemplate(folder = TEMPLATES): Promise<string> {
@@ -83,6 +83,7 @@ export async function writeTemplate(folder = TEMPLATES): Promise<string> {
   }
 }
 
+/** Writes `tar` as the installed version's template in `folder`, compressed, and removes any other version's. */
 function writeBrotli(folder: string, tar: Buffer): string {
   const file = templateFile(installedPGliteVersion(), folder);
   for (const name of readdirSync(folder))
