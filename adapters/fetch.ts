@@ -3,7 +3,7 @@ import type { Routable } from '../core/table/table.js';
 import { createPipeline } from './pipeline/handle-request.js';
 import type { DispatchOptions } from './pipeline/settings.js';
 import { ajvCompiler } from './web/bundled-ajv.js';
-import { FetchExchange } from './web/fetch-exchange.js';
+import { FetchExchange, type OpenStreams } from './web/fetch-exchange.js';
 
 export type { DispatchOptions } from './pipeline/settings.js';
 export type { PrecompiledValidators } from './pipeline/precompiled.js';
@@ -14,6 +14,16 @@ export type { PrecompiledValidators } from './pipeline/precompiled.js';
  * promise of it.
  */
 export type FetchHandler = (request: Request, ...platform: unknown[]) => Response | Promise<Response>;
+
+/** `toFetch()`'s handler, with the drain a server calls before it stops. */
+export interface FetchApp extends FetchHandler {
+  /**
+   * Ends every event stream this handler writes, and any it opens from now on, so that a runtime's graceful stop
+   * (`server.stop()`, `server.shutdown()`) is not held by them; their clients see the end and reconnect. Returns
+   * how many it ended.
+   */
+  drain(): number;
+}
 
 export interface FetchOptions extends DispatchOptions {
   /**
@@ -30,15 +40,23 @@ export interface FetchOptions extends DispatchOptions {
  * `export default { fetch: toFetch(posts) }` in a Worker, or `await handler(new Request('http://x/posts'))`
  * in a test.
  */
-export function toFetch(source: Routable, options: FetchOptions = {}): FetchHandler {
+export function toFetch(source: Routable, options: FetchOptions = {}): FetchApp {
   // A timer per waiting step: on workerd a timer belongs to the request that set it.
   const pipeline = createPipeline(source, options, ajvCompiler, 'per-step');
   const clientAddress = options.clientAddress ?? runtimeAddress;
-  return (request, ...platform) => {
-    const exchange = new FetchExchange(request, platform, clientAddress);
+  const streams: OpenStreams = { open: new Set(), draining: false };
+  const handler: FetchHandler = (request, ...platform) => {
+    const exchange = new FetchExchange(request, platform, clientAddress, streams);
     pipeline.receive(exchange);
     return exchange.response();
   };
+  const drain = (): number => {
+    streams.draining = true;
+    const open = [...streams.open];
+    for (const stream of open) stream.close();
+    return open.length;
+  };
+  return Object.assign(handler, { drain });
 }
 
 /**

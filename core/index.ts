@@ -60,6 +60,15 @@ export {
   type ResultKind,
 } from './response/reply.js';
 export { escapeHtml, safeUrl, trustedHtml, type Html, type HtmlValue } from './response/html.js';
+export {
+  EventStream,
+  events,
+  formatEvent,
+  type EventSink,
+  type EventStreamOptions,
+  type ServerEvent,
+} from './response/event-stream.js';
+export type { Watcher, WatchedResource } from './define/watch.js';
 export { negotiate, type Negotiated, type Representations } from './response/negotiate.js';
 export { errorPage } from './response/error-page.js';
 export type { ErrorPage, HttpResponse } from './response/render.js';
@@ -83,6 +92,7 @@ export type {
   Query,
   RequestHeaders,
   Route,
+  RouteEvents,
   RouteTable,
   SchemaLike,
 } from './types.js';

@@ -186,7 +186,17 @@ export interface Route<Path extends string = string> {
    * `cache` option).
    */
   readonly cacheControl?: string;
+  /**
+   * The events the route streams to a client that asks for `text/event-stream` (a watched resource's index and
+   * show), by name, each with the JSON Schema of its `data` when it has one: what the listing and OpenAPI show.
+   */
+  readonly events?: RouteEvents;
   readonly handler: Handler<any, any, any, any>;
+}
+
+/** The events a route streams, by name: `{ created: { data: Post }, destroyed: { data: { … } } }`. */
+export interface RouteEvents {
+  readonly [event: string]: { readonly data?: JsonSchema; readonly description?: string };
 }
 
 /** A frozen list of routes: what adapters mount and listings print. */

@@ -13,9 +13,33 @@ export const READER = Symbol('sevenfold.reader');
 // Set on a server by `close()`: answers from then on close their connection.
 const DRAINING = Symbol.for('sevenfold.draining');
 
-/** Makes every answer the server writes from now on close its connection. */
+// Set on a server while it writes event streams: the streams a drain ends.
+const STREAMS = Symbol.for('sevenfold.streams');
+
+/** What a draining server ends: an event stream being written. */
+export interface Endable {
+  close(): void;
+  onClose(listener: () => void): void;
+}
+
+type Tracked = Server & { [DRAINING]?: boolean; [STREAMS]?: Set<Endable> };
+
+/** Makes every answer the server writes from now on close its connection, and ends its event streams. */
 export function startDraining(server: Server): void {
-  (server as Server & { [DRAINING]?: boolean })[DRAINING] = true;
+  const tracked = server as Tracked;
+  tracked[DRAINING] = true;
+  // A stream never finishes by itself: ended now, its client sees the end and reconnects to another server.
+  for (const stream of tracked[STREAMS] ?? []) stream.close();
+}
+
+/** Keeps an event stream the response writes, for a drain to end; one written while draining ends at once. */
+export function trackStream(res: ServerResponse, stream: Endable): void {
+  const server = (res.socket as { server?: Tracked } | null)?.server;
+  if (server === undefined) return;
+  if (server[DRAINING] === true) return stream.close();
+  const streams = (server[STREAMS] ??= new Set());
+  streams.add(stream);
+  stream.onClose(() => streams.delete(stream));
 }
 
 /** Whether the response's server is shutting down, so that its connection must close after it. */

@@ -3,7 +3,8 @@ import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import { pipeline, Readable, type Duplex } from 'node:stream';
 import { STATUS_TITLES, type HttpError } from '../../core/errors.js';
 import { renderError, type HttpResponse } from '../../core/response/render.js';
-import { isDraining } from './connection.js';
+import { isDraining, trackStream } from './connection.js';
+import { eventStreamOf } from '../../core/response/event-stream.js';
 
 /** Statuses whose reason phrase in RFC 9110 differs from the one node writes. */
 const RENAMED: ReadonlySet<number> = new Set(
@@ -39,6 +40,8 @@ export function send(req: IncomingMessage, res: ServerResponse, out: HttpRespons
     void stream.cancel().catch(() => {});
     return void res.end();
   }
+  const events = eventStreamOf(stream);
+  if (events !== undefined) trackStream(res, events);
   // Written as it is read: pipeline() waits on the socket (backpressure) and cancels the stream when the
   // client goes away.
   pipeline(Readable.fromWeb(stream as import('node:stream/web').ReadableStream<Uint8Array>), res, (error) => {

@@ -7,6 +7,7 @@ import type { RequestHeaders } from '../../core/types.js';
 import type { BodyFormat } from '../../core/request/parse-body.js';
 import type { Matcher } from '../../core/matcher/index.js';
 import type { JsonWriter, HttpResponse } from '../../core/response/render.js';
+import type { EventStream } from '../../core/response/event-stream.js';
 
 /** The headers that decide how a body is read. */
 export interface BodyHeaders {
@@ -65,6 +66,8 @@ export abstract class Exchange implements RequestSource {
   matcher: Matcher | undefined = undefined;
   /** How the matched route writes its JSON answers, when it declares response schemas. */
   json: JsonWriter | undefined = undefined;
+  /** The event stream the answer carries, once one is opened. */
+  events: EventStream | undefined = undefined;
 
   constructor(method: string) {
     this.req = new IncomingRequest(method, this);

@@ -81,6 +81,11 @@ export interface DispatchOptions {
    * (Cloudflare Workers); elsewhere it spares the start-up compile. The same checks, messages and coercion.
    */
   readonly validators?: PrecompiledValidators;
+  /**
+   * How many event streams (`events()`, watched resources) may be open at once in this process; one more is
+   * answered `503` with `Retry-After`. Default 10 000 (docs/live.md measures what each holds).
+   */
+  readonly maxEventStreams?: number;
 }
 
 /**
@@ -145,6 +150,7 @@ export interface Settings {
   readonly trustProxy: number;
   readonly onError: OnError;
   readonly pages: ErrorPages;
+  readonly maxEventStreams: number;
 }
 
 /**
@@ -167,6 +173,7 @@ export function settingsOf(options: DispatchOptions): Settings {
     trustProxy: wholeNumber('trustProxy', options.trustProxy ?? 0, 0),
     onError,
     pages: errorPages(options, onError),
+    maxEventStreams: wholeNumber('maxEventStreams', options.maxEventStreams ?? LIMITS.maxEventStreams, 0),
   };
 }
 

@@ -12,8 +12,23 @@ import { responseMismatch, type RoutePlan } from './route-plan.js';
 import type { Settings } from './settings.js';
 import { unsendableHeader } from '../../core/util/headers.js';
 import { isThenable } from '../../core/util/thenable.js';
+import {
+  EventStream,
+  eventStreamHeaders,
+  eventStreamOf,
+  openEventStream,
+} from '../../core/response/event-stream.js';
+import { setHeaders } from '../../core/util/headers.js';
 
 const INTERNAL = new HttpError(500);
+
+/** Event streams open in this process, whatever table serves them: what `maxEventStreams` bounds. */
+let openStreams = 0;
+
+/** How many event streams are open in this process now. */
+export function openEventStreams(): number {
+  return openStreams;
+}
 
 /** How the request path responds: a handler's value, an error, a rendered response, a step out of time. */
 export interface WayOut {
@@ -31,9 +46,15 @@ export function way(
 ): WayOut {
   const { onError } = settings;
   const slow = new HttpError(503, `the server did not answer within ${settings.handlerTimeout} ms`);
+  const tooManyStreams = new HttpError(
+    503,
+    `this server has ${settings.maxEventStreams} event streams open, its limit (maxEventStreams); try again shortly`,
+    { headers: { 'Retry-After': '5' } },
+  );
 
   /** The handler's value rendered, checked against the documentation when asked, and sent. */
   function respond(x: Exchange, out: unknown, reply: Reply): void {
+    if (out instanceof EventStream) return stream(x, out, reply);
     let rendered: HttpResponse;
     try {
       rendered = renderResult(out, reply.headers, reply.cookies, x.json);
@@ -41,6 +62,24 @@ export function way(
       return fail(x, error);
     }
     send(x, checkedResponse(x, rendered));
+  }
+
+  /**
+   * An event stream: refused past `maxEventStreams` before it starts, else opened (its `start` runs) and sent;
+   * it counts until it closes, however it closes.
+   */
+  function stream(x: Exchange, events: EventStream, reply: Reply): void {
+    if (openStreams >= settings.maxEventStreams) return fail(x, tooManyStreams);
+    openStreams++;
+    events.onClose(() => openStreams--);
+    // Once open, the stream outlives the request path: its errors are reported with the request they served.
+    const request = x.matchedRequest;
+    x.events = events;
+    const body = openEventStream(events, (error) => onError(error, request));
+    const headers = eventStreamHeaders();
+    if (reply.headers !== null) setHeaders(headers, reply.headers);
+    const out: HttpResponse = { status: 200, headers, body };
+    send(x, reply.cookies === null ? out : { ...out, cookies: reply.cookies });
   }
 
   /**
@@ -98,6 +137,8 @@ export function way(
   }
 
   function write(x: Exchange, out: HttpResponse): void {
+    // A hook or a check that answered otherwise leaves the stream with no reader: it ends here.
+    if (x.events !== undefined && eventStreamOf(out.body) !== x.events) x.events.close();
     try {
       x.write(out);
     } catch (error) {

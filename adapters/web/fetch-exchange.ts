@@ -15,6 +15,13 @@ import {
   type StreamDone,
 } from '../pipeline/exchange.js';
 import { peekWebBody, streamWebBody } from './stream-body.js';
+import { eventStreamOf, type EventStream } from '../../core/response/event-stream.js';
+
+/** The event streams one handler writes, for its `drain()` to end. */
+export interface OpenStreams {
+  readonly open: Set<EventStream>;
+  draining: boolean;
+}
 
 // As the node adapter words it (adapters/http/node-exchange.ts).
 const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
@@ -48,6 +55,8 @@ export class FetchExchange extends Exchange {
     private readonly platform: unknown[],
     /** Looked up only when a handler asks for `req.ip`. */
     private readonly clientAddress: ClientAddress,
+    /** Where the event streams this handler writes are kept. */
+    private readonly streams?: OpenStreams,
   ) {
     super(request.method);
     const url = request.url;
@@ -178,6 +187,7 @@ export class FetchExchange extends Exchange {
     const bodiless = noContent || this.req.method === 'HEAD';
     const stream = typeof body === 'string' || body instanceof Uint8Array ? undefined : body;
     if (bodiless && stream !== undefined) void stream.cancel().catch(() => {});
+    else if (stream !== undefined && this.streams !== undefined) this.track(stream);
     // No body at all rather than an empty one, which the Response constructor would give a Content-Type.
     const empty = body === '' || (body instanceof Uint8Array && body.byteLength === 0);
     // The runtime frames a body the Response carries (a header more costs Deno its fast path); the length of
@@ -194,6 +204,16 @@ export class FetchExchange extends Exchange {
         headers === undefined ? { status: out.status } : { status: out.status, headers },
       ),
     );
+  }
+
+  /** Keeps an event stream for `drain()`; one written while draining ends at once (its queued bytes still go). */
+  private track(body: ReadableStream<Uint8Array>): void {
+    const events = eventStreamOf(body);
+    if (events === undefined) return;
+    const streams = this.streams!;
+    if (streams.draining) return events.close();
+    streams.open.add(events);
+    events.onClose(() => streams.open.delete(events));
   }
 
   destroy(): void {

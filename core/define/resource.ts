@@ -20,6 +20,7 @@ import {
 } from './nest.js';
 import { byAction, describe } from './describe.js';
 import { CACHE_CONTROL, checkCache, type CacheOption } from './cache-control.js';
+import { checkWatch, watchedRoutes, type Watcher } from './watch.js';
 import { checkSchemas } from './schema-options.js';
 import { NullObject } from '../util/null-object.js';
 import type { HandlersOf, Kind, NameCheck, OptionsCheck, ParamOf, Resource } from './resource-types.js';
@@ -176,9 +177,13 @@ export function build(kind: Kind, name: string, handlers: object, options: unkno
   for (const extra of opts.extras) {
     add(extra.action, extra.method, extraPlace(nest, extra.action, extra.on), readsBody(extra.method));
   }
+  const routes =
+    opts.watch === undefined
+      ? Object.freeze(table)
+      : watchedRoutes(call, opts.watch, { name, param, routes: table });
   const actions: Record<string, Route> = {};
   // The first route of an action is its entry: update on PUT when PATCH routes it too.
-  for (const route of table) actions[route.action] ??= route;
+  for (const route of routes) actions[route.action] ??= route;
   return markBuilt(
     Object.freeze({
       name,
@@ -187,7 +192,7 @@ export function build(kind: Kind, name: string, handlers: object, options: unkno
       path: segment,
       memberPath: nest.memberPath,
       nest,
-      routes: Object.freeze(table),
+      routes,
       actions: Object.freeze(actions),
     }) as Resource,
   );
@@ -354,6 +359,11 @@ export interface ResourceOptions {
    * (`{ index: 'no-cache', show: 'private, max-age=60' }`); a handler's own header wins.
    */
   readonly cache?: CacheOption;
+  /**
+   * Clients may watch the resource: `GET` of its collection or a member with `Accept: text/event-stream`
+   * streams its changes (docs/live.md). Give what `live()` of `sevenfold/live` makes, or `changes.only('show')`.
+   */
+  readonly watch?: Watcher;
 }
 
 /** An extra action as checked: its name, method, and whether it acts on a member or the collection. */
@@ -387,6 +397,8 @@ export interface CheckedOptions {
   readonly newPath: NewPath;
   /** The `Cache-Control` of each GET action the `cache` option covers. */
   readonly cache: Readonly<Record<string, string>>;
+  /** What watches the resource, when `watch` is given. */
+  readonly watch?: Watcher;
 }
 
 const OPTION_KEYS = [
@@ -404,6 +416,7 @@ const OPTION_KEYS = [
   'patch',
   'newPath',
   'cache',
+  'watch',
 ] as const;
 // A singular resource has one member and no id: these options have nothing to act on.
 const NOT_SINGULAR: Readonly<Record<string, string>> = {
@@ -459,7 +472,7 @@ export function checkOptions(
   }
   const { only, except, param, path, schemas, before, hooks, parent, shallow, member, collection, patch } =
     given;
-  const { newPath, cache } = given;
+  const { newPath, cache, watch } = given;
   if (only !== undefined && except !== undefined) {
     throw new RouteDefinitionError(`${call}: use "only" or "except", not both`, { resource: name });
   }
@@ -517,6 +530,7 @@ export function checkOptions(
     patch: checkFlag(call, name, 'patch', patch),
     newPath: checkNewPath(call, name, newPath),
     cache: checkCache(call, name, cache, methodsOf(kind, extras)),
+    watch: checkWatch(call, name, watch),
   };
 }
 

@@ -20,4 +20,6 @@ export const LIMITS = Object.freeze({
   keepAliveTimeout: 5_000,
   /** Milliseconds `close()` waits for requests in flight. */
   shutdownTimeout: 10_000,
+  /** Event streams open at once in a process, past which a new one is answered `503`. */
+  maxEventStreams: 10_000,
 });
