@@ -162,6 +162,7 @@ test('core/features/ :: each feature is a folder that imports only its own files
     'caching',
     'cors',
     'health',
+    'live',
     'logging',
     'sessions',
   ]);
