@@ -3,6 +3,7 @@ import { tableOf, type Routable } from '../table/table.js';
 import type { Route } from '../types.js';
 import { OVERRIDE_METHODS } from '../request/method-override.js';
 import { overrideOperation } from './form-bodies.js';
+import { withEventData } from './events.js';
 import {
   hookHeaders,
   operation,
@@ -17,8 +18,8 @@ export { documentedResponses, type Documented, type OpenApiInfo, type OpenApiOpt
 
 /**
  * An OpenAPI 3.1 document for a table or resource: every route with its path parameters, request bodies
- * for the routes that read one, and success and problem+json responses. Per-action JSON
- * Schemas (`resource(…, { schemas })`) make bodies and responses specific.
+ * for the routes that read one, success and problem+json responses, and a watched route's event stream.
+ * Per-action JSON Schemas (`resource(…, { schemas })`) make bodies, responses and events specific.
  */
 export function openapi(
   source: Routable,
@@ -131,17 +132,25 @@ const MAPS_OF_SCHEMAS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Calls `replace` on every schema a path item's operations hold (parameters, bodies, responses), writing the
- * result in new objects where those it was in may be shared (a hook's documented responses).
+ * Calls `replace` on every schema a path item's operations hold (parameters, bodies, responses, the data of a
+ * stream's events), writing the result in new objects where those it was in may be shared (a hook's documented
+ * responses).
  */
-function documentedSchemas(item: Json, replace: (schema: unknown) => unknown): void {
+function documentedSchemas(
+  item: Json,
+  replace: (schema: unknown) => unknown,
+  replaceEventData: (schema: unknown) => unknown = replace,
+): void {
   const media = (content: unknown): Json | undefined =>
     content === undefined
       ? undefined
       : Object.fromEntries(
           Object.entries(content as Record<string, Json>).map(([type, entry]) => [
             type,
-            entry.schema === undefined ? entry : { ...entry, schema: replace(entry.schema) },
+            withEventData(
+              entry.schema === undefined ? entry : { ...entry, schema: replace(entry.schema) },
+              replaceEventData,
+            ),
           ]),
         );
   const parameters = (list: unknown): Json[] | undefined =>
@@ -168,22 +177,33 @@ function documentedSchemas(item: Json, replace: (schema: unknown) => unknown): v
  * routes documents each shape once.
  */
 function shareSchemas(paths: Record<string, Json>, shared: Record<string, Json>): void {
-  const seen = new Map<string, { count: number; schema: Json }>();
-  const visit = (schema: unknown): void => {
+  const seen = new Map<string, { count: number; schema: Json; outside: boolean }>();
+  const visit = (schema: unknown, outside: boolean): void => {
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
     const json = schema as Json;
     if (isShape(json)) {
       const key = JSON.stringify(json);
       const entry = seen.get(key);
-      if (entry !== undefined) return void entry.count++;
-      seen.set(key, { count: 1, schema: json });
+      if (entry !== undefined) {
+        entry.count++;
+        entry.outside ||= outside;
+        return;
+      }
+      seen.set(key, { count: 1, schema: json, outside });
     }
-    mapSchema(json, (sub) => (visit(sub), sub));
+    mapSchema(json, (sub) => (visit(sub, outside), sub));
   };
-  for (const item of Object.values(paths)) documentedSchemas(item, (schema) => (visit(schema), schema));
+  for (const item of Object.values(paths))
+    documentedSchemas(
+      item,
+      (schema) => (visit(schema, true), schema),
+      (schema) => (visit(schema, false), schema),
+    );
   const names = new Map<string, string>();
-  for (const [key, { count, schema }] of seen) {
-    if (count < 2) continue;
+  for (const [key, { count, schema, outside }] of seen) {
+    // A shape only events hold stays inline: tools follow no $ref in an extension (x-itemSchema), so a
+    // component that only events used would look unused to them, and a bundler would drop it.
+    if (count < 2 || !outside) continue;
     const name = nameOf(schema, (candidate) => !Object.hasOwn(shared, candidate));
     shared[name] = schema;
     names.set(key, name);

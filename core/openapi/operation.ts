@@ -4,6 +4,7 @@ import { singular } from '../define/inflect.js';
 import { STATUS_TITLES } from '../errors.js';
 import type { ActionSchema, JsonSchema, Route } from '../types.js';
 import { fileFields } from '../request/file-fields.js';
+import { eventStream, LAST_EVENT_ID, tooManyStreams } from './events.js';
 
 /** The `info` object of the document. */
 export interface OpenApiInfo {
@@ -190,6 +191,16 @@ export function operation(route: Route, options: OpenApiOptions): Json {
       content: { 'application/json': { schema: body } },
     };
   }
+  if (route.events !== undefined) {
+    // A watched route answers a client that asks for text/event-stream with the stream, beside its JSON (and
+    // HTML), and with a 503 past the server's maxEventStreams.
+    const streamed = (responses['200'] ??= { description: SUCCESS_TITLES[200] }) as Json;
+    streamed.content = {
+      ...(streamed.content as Json | undefined),
+      'text/event-stream': eventStream(route.events),
+    };
+    responses['503'] = tooManyStreams((responses['503'] as Json | undefined) ?? problem(503));
+  }
   responses.default = problem(500);
   const op: Json = {
     // PUT and PATCH of one update share its name; the PATCH operation gets its own id.
@@ -207,6 +218,7 @@ export function operation(route: Route, options: OpenApiOptions): Json {
   const parameters = [
     ...(schema.params === undefined ? [] : pathParameters(route)),
     ...queryParameters(schema),
+    ...(route.events === undefined ? [] : [LAST_EVENT_ID]),
   ];
   if (parameters.length > 0) op.parameters = parameters;
   if (route.guards !== undefined && route.guards.length > 0) {
@@ -226,7 +238,10 @@ export function operation(route: Route, options: OpenApiOptions): Json {
           : { 'application/json': body, 'application/x-www-form-urlencoded': body },
     };
   }
-  op.responses = cacheHeader(route, hookResponses(route, responses));
+  op.responses = cacheHeader(
+    route,
+    hookResponses(route, route.events === undefined ? responses : sortedResponses(responses)),
+  );
   return op;
 }
 

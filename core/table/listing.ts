@@ -56,6 +56,11 @@ function hookNames(route: Route): string {
     : route.hooks.map((hook) => hook.name).join(', ');
 }
 
+/** The events a route streams, by name, in order (`created, updated, destroyed, reload`), or `-`. */
+function eventNames(route: Route): string {
+  return route.events === undefined ? '-' : Object.keys(route.events).join(', ') || '-';
+}
+
 /** Where static segments shadow a route's params (`post_id=search (posts.search)`), or `-`. */
 function shadowNotes(found: readonly Shadow[] | undefined): string {
   if (found === undefined) return '-';
@@ -96,7 +101,8 @@ function shadowsByRoute(source: Routable): Map<string, Shadow[]> {
 
 /**
  * Prints a table (or a resource's): `text` as aligned columns for a terminal, `md` as a Markdown table,
- * `json` as the route records without handlers. Data in, a string out; nothing is printed.
+ * `json` as the route records without handlers (a watched route's `events` with their data schemas). Data in,
+ * a string out; nothing is printed.
  *
  *     Name           Method  Path                  Action
  *     posts.index    GET     /posts                posts#index
@@ -112,15 +118,17 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
       null,
       2,
     )}\n`;
-  // The Guards, Hooks, Cache-Control and Unreachable columns appear once a route needs them, so tables without
-  // print as before.
+  // The Guards, Hooks, Cache-Control, Streams and Unreachable columns appear once a route needs them, so tables
+  // without print as before.
   const guarded = table.some((route) => route.guards !== undefined && route.guards.length > 0);
   const hooked = table.some((route) => route.hooks !== undefined && route.hooks.length > 0);
   const cached = table.some((route) => route.cacheControl !== undefined);
+  const streaming = table.some((route) => route.events !== undefined);
   const header: string[] = [...HEADER];
   if (guarded) header.push('Guards');
   if (hooked) header.push('Hooks');
   if (cached) header.push('Cache-Control');
+  if (streaming) header.push('Streams');
   if (shadowed.size > 0) header.push('Unreachable with');
   const rows = [
     header,
@@ -129,6 +137,7 @@ export function formatRoutes(source: Routable, format: ListingFormat = 'text'): 
       if (guarded) cells.push(guardNames(route));
       if (hooked) cells.push(hookNames(route));
       if (cached) cells.push(route.cacheControl ?? '-');
+      if (streaming) cells.push(eventNames(route));
       if (shadowed.size > 0) cells.push(shadowNotes(of(route)));
       return cells;
     }),
