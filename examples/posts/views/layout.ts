@@ -12,14 +12,27 @@ import type { PostsPaths } from '../routes.js';
  */
 export const STYLESHEET = '/assets/site.6295da7072.css';
 
-// The pages run no script at all; the policy says so, and lets in only the site's own style sheet and
-// same-origin forms.
+/**
+ * The fingerprinted URL of public/live.js, the one script of the site (the index page follows its changes
+ * with it), and the SHA-256 of its bytes that its tag's `integrity` and the policy both name; written out as
+ * `STYLESHEET` is, and test/examples/posts-live-browser.test.ts checks both against the file.
+ */
+export const LIVE_SCRIPT = '/assets/live.56b6c67daf.js';
+export const LIVE_INTEGRITY = 'sha256-VrbGfa97pUnNgHAeRfHhLBicKcE0Oxxwodm0UNB4gIU=';
+
+// The policy runs one script, named by its hash (an external script matches a hash through its `integrity`),
+// which may only reach its own origin (its event stream) and may write no markup (Trusted Types, where a
+// browser has them); it lets in the site's own style sheet and same-origin forms, and nothing else.
 const POLICY = [
   "default-src 'none'",
+  `script-src '${LIVE_INTEGRITY}'`,
+  "connect-src 'self'",
   "style-src 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
 ].join('; ');
 
 /** The headers every page is sent with. */
@@ -38,12 +51,27 @@ export interface Visitor {
  * A complete page: the document around `content`, `title` in the tab and the heading, `p` for the site's
  * links, `visitor` for the flash messages and the "Sign in"/"Sign out" control.
  */
-export function layout(p: PostsPaths, title: string, content: HtmlValue, visitor?: Visitor): Html {
-  return frame(p.posts.index(), title, content, visitor);
+export function layout(
+  p: PostsPaths,
+  title: string,
+  content: HtmlValue,
+  visitor?: Visitor,
+  live = false,
+): Html {
+  return frame(p.posts.index(), title, content, visitor, live);
 }
 
-/** The page around `content`, given the address of the site's home (all posts). */
-export function frame(home: string, title: string, content: HtmlValue, visitor?: Visitor): Html {
+/**
+ * The page around `content`, given the address of the site's home (all posts); `live` loads public/live.js,
+ * for the index page alone, whose content carries the region it speaks in.
+ */
+export function frame(
+  home: string,
+  title: string,
+  content: HtmlValue,
+  visitor?: Visitor,
+  live = false,
+): Html {
   const control =
     visitor?.signedIn === true
       ? html`<form method="post" action="/session"><input type="hidden" name="_method" value="DELETE"><button>Sign out</button></form>`
@@ -55,7 +83,7 @@ export function frame(home: string, title: string, content: HtmlValue, visitor?:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Posts</title>
 <link rel="stylesheet" href="${STYLESHEET}">
-</head>
+${live && html`<script src="${LIVE_SCRIPT}" integrity="${LIVE_INTEGRITY}" defer></script>\n`}</head>
 <body>
 <header><nav aria-label="Site"><a href="${home}">All posts</a>${control}</nav></header>
 <main>

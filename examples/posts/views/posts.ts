@@ -25,7 +25,10 @@ export interface IndexPage {
   readonly newId: string;
 }
 
-/** The list of posts, each with its show and edit links, and the way to write a new one. */
+/**
+ * The list of posts, each with its show and edit links, and the way to write a new one. public/live.js keeps
+ * the list true as posts change and speaks in the empty `aria-live` region before it (the list must follow it).
+ */
 export function indexView(
   p: PostsPaths,
   { posts, limit, offset, total, newId }: IndexPage,
@@ -37,6 +40,7 @@ export function indexView(
     p,
     'All posts',
     html`<p><a href="${p.posts.new({ post_id: newId })}">New post</a></p>
+<div aria-live="polite"></div>
 ${
   posts.length === 0
     ? html`<p>No posts yet.</p>`
@@ -53,6 +57,7 @@ ${
   html`<nav aria-label="Pages" class="actions">${offset > 0 && pageLink(Math.max(0, offset - limit), 'Previous page', 'prev')} ${offset + limit < total && pageLink(offset + limit, 'Next page', 'next')}</nav>`
 }`,
     visitor,
+    true,
   );
 }
 
