@@ -30,10 +30,17 @@ export function checkWatch(call: string, name: string, watch: unknown): Watcher 
     typeof (watch as { watchRoutes?: unknown }).watchRoutes !== 'function'
   )
     throw new RouteDefinitionError(
-      `${call}: "watch" must be what live() of sevenfold/live makes (e.g. { watch: changes } with const changes = live()), or changes.only('show') for one action`,
+      `${call}: "watch" must be what live() of sevenfold/live makes (e.g. { watch: changes } with const changes = live()), or changes.only('show') for one action; got ${given(watch)}`,
       { resource: name },
     );
   return watch as Watcher;
+}
+
+/** A wrong `watch` value as the error shows it: `true`, `{}` (an object with no `watchRoutes()`). */
+function given(watch: unknown): string {
+  if (typeof watch === 'function') return 'a function';
+  if (typeof watch === 'string') return JSON.stringify(watch);
+  return watch === null || typeof watch !== 'object' ? String(watch) : 'an object with no watchRoutes()';
 }
 
 /** The routes once the watcher added to them, checked to be the same routes, each a route record still. */

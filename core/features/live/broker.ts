@@ -61,7 +61,8 @@ export interface MemoryBrokerOptions {
  * The broker of one process: changes reach the watchers of this process only, and the history lives in its
  * memory (a restart starts afresh, and a client resuming from before it is told to reload). Ids are
  * `<boot>-<n>`: `boot` names this broker, so an id from another process or an earlier run is never mistaken
- * for one of its own.
+ * for one of its own. A listener that throws keeps the event from no other: `publish()` rejects with its error
+ * once every listener has the event.
  */
 export function memoryBroker(options: MemoryBrokerOptions = {}): Broker {
   const keep = options.history ?? 1000;
@@ -82,11 +83,14 @@ export function memoryBroker(options: MemoryBrokerOptions = {}): Broker {
       channels.set(name, (channel = { history: [], dropped: 0, listeners: new Set() }));
     return channel;
   };
+  // Only an id this broker gave: its boot, a dash, and a number it counted to, written as it wrote it.
   const numberOf = (id: string): number | undefined => {
     const dash = id.indexOf('-');
     if (dash === -1 || id.slice(0, dash) !== boot) return undefined;
     const n = Number(id.slice(dash + 1));
-    return Number.isSafeInteger(n) && n >= 0 && n <= sequence ? n : undefined;
+    return Number.isSafeInteger(n) && n >= 1 && n <= sequence && String(n) === id.slice(dash + 1)
+      ? n
+      : undefined;
   };
   return {
     async publish(name, change) {
@@ -94,13 +98,26 @@ export function memoryBroker(options: MemoryBrokerOptions = {}): Broker {
       const event: LiveEvent = { ...change, id: `${boot}-${++sequence}` };
       channel.history.push(event);
       if (channel.history.length > keep) channel.dropped = numberOf(channel.history.shift()!.id)!;
-      for (const listener of [...channel.listeners]) listener(event);
+      let failure: { error: unknown } | undefined;
+      for (const listener of [...channel.listeners]) {
+        // One listener's error must not keep the event from the others: it is thrown once all have it.
+        try {
+          listener(event);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+      if (failure !== undefined) throw failure.error;
       return event.id;
     },
     subscribe(name, listener) {
       const channel = channelOf(name);
-      channel.listeners.add(listener);
-      return () => channel.listeners.delete(listener);
+      // A listener of its own per call, so that subscribing one function twice is two subscriptions.
+      const own = (event: LiveEvent | Reload) => listener(event);
+      channel.listeners.add(own);
+      return () => {
+        channel.listeners.delete(own);
+      };
     },
     async since(name, lastId) {
       const channel = channelOf(name);

@@ -2,21 +2,26 @@
 import {
   events,
   Result,
+  RouteDefinitionError,
   type EventSink,
   type EventStreamOptions,
   type HandlerRequest,
   type JsonSchema,
+  type Logger,
   type Reply,
   type Route,
   type RouteEvents,
+  type ServerEvent,
   type Watcher,
   type WatchedResource,
 } from 'sevenfold';
 import { compileSerializer } from 'sevenfold/serializer';
-import { memoryBroker, type Broker, type LiveEvent, type Reload } from './broker.js';
+import { memoryBroker, type Broker, type Change, type LiveEvent, type Reload } from './broker.js';
 
 /** The events a watched route streams, besides `reload`. */
 export type ChangeName = 'created' | 'updated' | 'destroyed';
+
+const CHANGE_NAMES: readonly string[] = ['created', 'updated', 'destroyed'];
 
 export interface LiveOptions extends EventStreamOptions {
   /** Carries changes between processes and keeps their history: `memoryBroker()` (this process) by default. */
@@ -37,8 +42,8 @@ export interface Live extends Watcher {
   /**
    * Publishes a change made outside the resource's own create, update and destroy (a job, another table):
    * `await changes.publish('posts', 'updated', post)`. `data` is written by the resource's show serializer and
-   * its member is `data.id`; `scope` gives a nested resource's parent params (`{ user_id: '1' }`). Resolves with
-   * the event's id.
+   * its member is `data.id`; `scope` gives a nested resource's parent params (`{ user_id: '1' }`), every one
+   * of them. Resolves with the event's id; rejects with a `TypeError` for a resource this hub does not watch.
    */
   publish(
     resource: string | { readonly name: string },
@@ -50,7 +55,7 @@ export interface Live extends Watcher {
   disconnect(tag: string): Promise<void>;
   /** How many streams are open here. */
   readonly open: number;
-  /** Ends every stream here and closes the broker. */
+  /** Ends every stream here, refuses those that come later, and closes the broker. */
   close(): Promise<void>;
 }
 
@@ -82,48 +87,114 @@ interface Watched {
  */
 export function live(options: LiveOptions = {}): Live {
   const broker = options.broker ?? memoryBroker();
+  checkBroker(broker);
   const { tag } = options;
+  if (tag !== undefined && typeof tag !== 'function')
+    throw new TypeError('live(): tag must be a function of the request, e.g. (req) => sessionOf(req).id');
   const streamOptions: EventStreamOptions = {
     ...(options.heartbeat === undefined ? {} : { heartbeat: options.heartbeat }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.maxBuffered === undefined ? {} : { maxBuffered: options.maxBuffered }),
   };
+  // Made once and never opened, so that a wrong heartbeat, retry or maxBuffered throws here, not at a watcher.
+  events({ headers: {} }, () => {}, streamOptions);
   const resources = new Map<string, Watched>();
   const open = new Set<EventSink>();
   const tagged = new Map<string, Set<EventSink>>();
   let control: (() => void) | undefined;
+  let closed = false;
 
   /** Listens for `disconnect()` from any process, once a stream is open that a tag names. */
   function listenForDisconnects(): void {
     control ??= broker.subscribe(CONTROL, (event) => {
       if (event.name !== 'disconnect') return;
-      const tag = (JSON.parse((event as LiveEvent).data) as { tag: string }).tag;
-      for (const stream of tagged.get(tag) ?? []) stream.close();
+      let name: unknown;
+      try {
+        name = (JSON.parse((event as LiveEvent).data) as { tag?: unknown }).tag;
+      } catch {
+        // Not what disconnect() publishes: another program's message on the channel ends nothing.
+        return;
+      }
+      if (typeof name === 'string') for (const stream of [...(tagged.get(name) ?? [])]) stream.close();
     });
   }
 
-  function watchRoutes(resource: WatchedResource, actions: readonly string[]): readonly Route[] {
+  /** Counts a stream as open, under its tag when it has one. */
+  function hold(stream: EventSink, name: string | undefined): void {
+    open.add(stream);
+    if (name === undefined) return;
+    let streams = tagged.get(name);
+    if (streams === undefined) tagged.set(name, (streams = new Set()));
+    streams.add(stream);
+    listenForDisconnects();
+  }
+
+  function release(stream: EventSink, name: string | undefined): void {
+    open.delete(stream);
+    if (name === undefined) return;
+    const streams = tagged.get(name);
+    streams?.delete(stream);
+    if (streams?.size === 0) tagged.delete(name);
+  }
+
+  function watchRoutes(
+    resource: WatchedResource,
+    actions: readonly string[],
+    named: boolean,
+  ): readonly Route[] {
+    const watched = watchedOf(resource, actions, named);
     const show = resource.routes.find((route) => route.action === 'show' && route.method === 'GET');
-    const schema = show?.schema?.response?.['200'];
-    const label = `${resource.name}#show response 200 (watched)`;
-    const serialize = schema === undefined ? JSON.stringify : compileSerializer(schema, { label }).serialize;
-    const own = resource.param;
-    const member = resource.routes.find((route) => own !== undefined && route.params.includes(own));
-    const scopeParams = (member ?? resource.routes[0]!).params.filter((name) => name !== own);
-    const watched: Watched = { name: resource.name, param: own, serialize, scopeParams };
-    resources.set(resource.name, watched);
-    const eventsOf = routeEvents(schema, own, show?.schema?.params);
+    const eventsOf = routeEvents(entitySchema(resource.routes), watched.param, show?.schema?.params);
     return resource.routes.map((route) => {
-      if (
-        route.method === 'GET' &&
-        actions.includes(route.action) &&
-        (route.action === 'index' || route.action === 'show')
-      )
-        return { ...route, events: eventsOf, handler: watching(route, watched) };
+      if (route.method === 'GET' && actions.includes(route.action))
+        return withHandler(route, watching(route, watched), eventsOf);
       if (route.action === 'create' || route.action === 'update' || route.action === 'destroy')
-        return { ...route, handler: publishing(route, watched) };
+        return withHandler(route, publishing(route, watched));
       return route;
     });
+  }
+
+  /** The resource as the hub keeps it, checked: what it streams exists, and its changes can be placed. */
+  function watchedOf(resource: WatchedResource, actions: readonly string[], named: boolean): Watched {
+    const { name, param: own } = resource;
+    const call = `${own === undefined ? 'singular' : 'resource'}(${JSON.stringify(name)})`;
+    const streamed = actions.filter((action) =>
+      resource.routes.some((route) => route.action === action && route.method === 'GET'),
+    );
+    if (streamed.length < (named ? actions.length : 1)) {
+      const missing = named ? actions.filter((action) => !streamed.includes(action)) : actions;
+      throw new RouteDefinitionError(
+        `${call}: "watch" streams ${missing.join(' and ')}, which the resource does not route; give ${missing.length === 1 ? 'it a handler' : 'one of them a handler'}, or drop "watch"`,
+        { resource: name },
+      );
+    }
+    const parents = (route: Route) => route.params.filter((param) => param !== own).join(',');
+    const collection = resource.routes.find((route) => own === undefined || !route.params.includes(own));
+    const member = resource.routes.find((route) => own !== undefined && route.params.includes(own));
+    // A shallow member's routes do not name its parent, so an index could not be told which changes are its own.
+    if (
+      collection !== undefined &&
+      member !== undefined &&
+      parents(collection) !== parents(member) &&
+      streamed.includes('index')
+    )
+      throw new RouteDefinitionError(
+        `${call}: its index cannot be watched with "shallow": a shallow member's update and destroy do not name its parent, so the index's watchers could not be told which changes are theirs; watch members alone with changes.only('show'), or drop "shallow"`,
+        { resource: name },
+      );
+    const scopeParams = (member ?? collection!).params.filter((param) => param !== own);
+    const known = resources.get(name);
+    if (known !== undefined && known.scopeParams.join(',') !== scopeParams.join(','))
+      throw new RouteDefinitionError(
+        `${call}: this hub already watches a resource named "${name}" placed by other params (${known.scopeParams.join(', ') || 'none'}); their changes would share one channel, so give one of them another name`,
+        { resource: name },
+      );
+    const schema = entitySchema(resource.routes);
+    const label = `${name} watched events' data`;
+    const serialize = schema === undefined ? JSON.stringify : compileSerializer(schema, { label }).serialize;
+    const watched: Watched = { name, param: own, serialize, scopeParams };
+    resources.set(name, watched);
+    return watched;
   }
 
   /** The index or show handler, answering a client that asks for `text/event-stream` with a stream. */
@@ -131,14 +202,25 @@ export function live(options: LiveOptions = {}): Live {
     const handler = route.handler;
     const memberOf = route.action === 'show' ? watched.param : undefined;
     return (req, res) => {
-      if (!wantsEvents(req.headers.accept)) return handler(req, res);
-      const scope = scopeOf(req.params, watched.scopeParams);
-      const member = memberOf === undefined ? undefined : String(req.params[memberOf]);
-      const pass = (event: LiveEvent) =>
-        member === undefined
-          ? event.scope === scope
-          : event.member === member && (scope === '' || event.scope === scope);
-      return events(req, (stream) => watch(stream, watched.name, pass, tag?.(req)), streamOptions);
+      if (!wantsEvents(req.headers.accept)) return then(handler(req, res), (out) => varyOnAccept(out, res));
+      // The handler answers first, as to any GET, so a member it does not find or will not show is not watched.
+      const headers = res.headers === null ? null : { ...res.headers };
+      const cookies = res.cookies === null ? null : [...res.cookies];
+      return then(handler(req, res), (out) => {
+        // Its answer is not sent, so neither is what it added to the reply (a Cache-Control would undo no-store).
+        res.headers = headers;
+        res.cookies = cookies;
+        if (statusOf(out) >= 300) return out;
+        const params = req.params as Readonly<Record<string, unknown>>;
+        const scope = scopeOf(params, watched.scopeParams);
+        const member = memberOf === undefined ? undefined : String(params[memberOf]);
+        const pass = (event: LiveEvent) =>
+          member === undefined
+            ? event.scope === scope
+            : event.member === member && (scope === '' || event.scope === scope);
+        const name = tag?.(req);
+        return events(req, (stream) => watch(stream, watched.name, pass, name, req.log), streamOptions);
+      });
     };
   }
 
@@ -148,48 +230,59 @@ export function live(options: LiveOptions = {}): Live {
     channel: string,
     pass: (event: LiveEvent) => boolean,
     name: string | undefined,
+    log: Logger,
   ): Promise<void> {
-    open.add(stream);
-    if (name !== undefined) {
-      listenForDisconnects();
-      let streams = tagged.get(name);
-      if (streams === undefined) tagged.set(name, (streams = new Set()));
-      streams.add(stream);
-    }
-    // Events that come while the history is read wait, so that none is sent twice or out of order.
-    let waiting: (LiveEvent | Reload)[] | undefined = [];
-    const seen = new Set<string>();
-    const send = (event: LiveEvent | Reload) => {
-      if (event.name === 'reload') stream.send(reloadEvent(event as Reload));
-      else if (pass(event as LiveEvent) && !seen.has(event.id!))
-        stream.send({ event: event.name, id: event.id, data: (event as LiveEvent).data });
-    };
-    const unsubscribe = broker.subscribe(channel, (event) =>
-      waiting === undefined ? send(event) : waiting.push(event),
+    if (closed) return stream.close();
+    if (stream.closed) return;
+    let unsubscribe: (() => void) | undefined;
+    // Listened for first, so that a stream closed at any later step, even while subscribing, lets go of all.
+    stream.signal.addEventListener(
+      'abort',
+      () => {
+        unsubscribe?.();
+        release(stream, name);
+      },
+      { once: true },
     );
-    stream.signal.addEventListener('abort', () => {
-      unsubscribe();
-      open.delete(stream);
-      if (name === undefined) return;
-      const streams = tagged.get(name);
-      streams?.delete(stream);
-      if (streams?.size === 0) tagged.delete(name);
-    });
-    try {
-      if (stream.lastEventId !== undefined) {
-        const missed = await broker.since(channel, stream.lastEventId);
-        if (!Array.isArray(missed)) stream.send(reloadEvent(missed as Reload));
-        else
-          for (const event of missed as readonly LiveEvent[]) {
-            send(event);
-            seen.add(event.id);
-          }
+    hold(stream, name);
+    // Events that come while the history is read wait, so that none is sent out of order.
+    let waiting: (LiveEvent | Reload)[] | undefined = [];
+    // The ids the history gave, until an event it did not hold shows that none later can repeat one.
+    let replayed: Set<string> | undefined;
+    const deliver = (event: LiveEvent | Reload): void => {
+      if (event.name === 'reload') return write(stream, reloadEvent(event as Reload), log);
+      const change = event as LiveEvent;
+      if (replayed !== undefined) {
+        if (replayed.delete(change.id)) return;
+        replayed = undefined;
       }
-    } finally {
-      const queued = waiting;
-      waiting = undefined;
-      for (const event of queued) send(event);
+      if (pass(change)) write(stream, { event: change.name, id: change.id, data: change.data }, log);
+    };
+    unsubscribe = broker.subscribe(channel, (event) => {
+      if (waiting === undefined) deliver(event);
+      else waiting.push(event);
+    });
+    if (stream.closed) return unsubscribe();
+    const lastId = stream.lastEventId;
+    if (lastId !== undefined) {
+      let missed: readonly LiveEvent[] | Reload;
+      try {
+        missed = await broker.since(channel, lastId);
+      } catch (error) {
+        // What was missed cannot be told, so the client is told to fetch afresh rather than left to guess.
+        log.error({ err: error }, `${channel}: the events after ${lastId} could not be read`);
+        missed = { name: 'reload' };
+      }
+      if (!Array.isArray(missed)) write(stream, reloadEvent(missed as Reload), log);
+      else {
+        for (const event of missed as readonly LiveEvent[])
+          if (pass(event)) write(stream, { event: event.name, id: event.id, data: event.data }, log);
+        if (missed.length > 0) replayed = new Set((missed as readonly LiveEvent[]).map((event) => event.id));
+      }
     }
+    const queued = waiting;
+    waiting = undefined;
+    for (const event of queued) deliver(event);
   }
 
   /** A create, update or destroy handler that publishes its change once it succeeded, before it answers. */
@@ -197,46 +290,21 @@ export function live(options: LiveOptions = {}): Live {
     const handler = route.handler;
     const name: ChangeName =
       route.action === 'create' ? 'created' : route.action === 'update' ? 'updated' : 'destroyed';
-    return (req, res) => {
-      const out = handler(req, res);
-      const after = (value: unknown) => publishAnswer(req, res, value, watched, name).then(() => value);
-      if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function')
-        return Promise.resolve(out).then(after);
-      return after(out);
-    };
+    return (req, res) =>
+      then(handler(req, res), (out) => announce(req, res, out, watched, name).then(() => out));
   }
 
-  async function publishAnswer(
+  /** Publishes the change a handler answered with; a failure is logged, for the change itself is made. */
+  async function announce(
     req: HandlerRequest<any, any, any, any>,
     res: Reply,
     out: unknown,
     watched: Watched,
     name: ChangeName,
   ): Promise<void> {
-    const status = out instanceof Result ? out.status : 200;
-    if (status >= 400) return;
-    const { param } = watched;
-    let member = param === undefined ? undefined : (req.params as Record<string, unknown>)[param];
-    let entity = CHANGED.get(req);
-    if (entity === undefined && name !== 'destroyed') {
-      if (out instanceof Result) entity = out.kind === 'json' ? out.body : undefined;
-      else entity = out;
-    }
-    if (member === undefined && entity !== null && typeof entity === 'object')
-      member = (entity as { id?: unknown }).id;
-    if (member === undefined) member = memberFromLocation(out, res);
-    const data =
-      entity === undefined || name === 'destroyed'
-        ? JSON.stringify({ id: member ?? null })
-        : watched.serialize(entity);
-    const scope = scopeOf(req.params, watched.scopeParams);
+    if (statusOf(out) >= 400) return;
     try {
-      await broker.publish(watched.name, {
-        name,
-        scope,
-        member: member === undefined ? undefined : String(member),
-        data,
-      });
+      await broker.publish(watched.name, changeOf(req, res, out, watched, name));
     } catch (error) {
       // The change is made: the answer tells the client so, and the log says its watchers were not told.
       req.log.error({ err: error }, `${watched.name}: the ${name} event could not be published`);
@@ -244,41 +312,55 @@ export function live(options: LiveOptions = {}): Live {
   }
 
   function only(...actions: readonly ('index' | 'show')[]): Watcher {
+    if (actions.length === 0)
+      throw new TypeError(`live().only(): name what streams, 'index', 'show' or both`);
     for (const action of actions)
       if (action !== 'index' && action !== 'show')
         throw new TypeError(`live().only(): only index and show stream, got ${JSON.stringify(action)}`);
-    return { watchRoutes: (resource) => watchRoutes(resource, actions) };
+    return { watchRoutes: (resource) => watchRoutes(resource, [...new Set(actions)], true) };
   }
 
   return {
     broker,
-    watchRoutes: (resource) => watchRoutes(resource, ['index', 'show']),
+    watchRoutes: (resource) => watchRoutes(resource, ['index', 'show'], false),
     only,
     async publish(resource, name, data, scope = {}) {
-      const key = typeof resource === 'string' ? resource : resource.name;
+      const key = typeof resource === 'string' ? resource : resource?.name;
       const watched = resources.get(key);
       if (watched === undefined)
         throw new TypeError(
           `live().publish(): no resource "${key}" is watched by this hub; give it { watch: changes } first`,
         );
-      const id = data !== null && typeof data === 'object' ? (data as { id?: unknown }).id : undefined;
-      const payload = name === 'destroyed' ? JSON.stringify({ id: id ?? null }) : watched.serialize(data);
+      if (!CHANGE_NAMES.includes(name))
+        throw new TypeError(
+          `live().publish(): the event is created, updated or destroyed, got ${JSON.stringify(name)}`,
+        );
+      const missing = watched.scopeParams.filter((param) => scope[param] === undefined);
+      if (missing.length > 0)
+        throw new TypeError(
+          `live().publish(): ${key} is nested; give the params that place it, e.g. ${key}, ${name}, data, { ${missing.map((param) => `${param}: '1'`).join(', ')} }`,
+        );
+      const id = isRecord(data) ? data.id : undefined;
+      const member = watched.param === undefined || id === undefined ? undefined : String(id);
       return broker.publish(key, {
         name,
         scope: scopeOf(scope, watched.scopeParams),
-        member: id === undefined ? undefined : String(id),
-        data: payload,
+        member,
+        data: name === 'destroyed' ? destroyedData(watched, id) : watched.serialize(data),
       });
     },
     async disconnect(name) {
+      if (typeof name !== 'string') throw new TypeError('live().disconnect(tag): tag must be a string');
       await broker.publish(CONTROL, { name: 'disconnect', scope: '', data: JSON.stringify({ tag: name }) });
     },
     get open() {
       return open.size;
     },
     async close() {
+      closed = true;
       for (const stream of [...open]) stream.close();
       control?.();
+      control = undefined;
       await broker.close?.();
     },
   };
@@ -296,21 +378,150 @@ export function wantsEvents(accept: string | string[] | undefined): boolean {
   return false;
 }
 
+function checkBroker(broker: unknown): void {
+  for (const method of ['publish', 'subscribe', 'since'])
+    if (typeof (broker as Record<string, unknown> | null)?.[method] !== 'function')
+      throw new TypeError(
+        `live(): broker must have publish(), subscribe() and since() (the Broker of sevenfold/live), e.g. memoryBroker(); it has no ${method}()`,
+      );
+}
+
+/** `f` of a handler's answer, awaited when it is a promise and at once when it is not. */
+function then(out: unknown, f: (value: unknown) => unknown): unknown {
+  return out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function'
+    ? Promise.resolve(out).then(f)
+    : f(out);
+}
+
+/** The status a handler's answer is sent with: a Result's or a Response's own, 204 for nothing, else 200. */
+function statusOf(out: unknown): number {
+  if (out instanceof Result) return out.status;
+  if (typeof Response === 'function' && out instanceof Response) return out.status;
+  return out === undefined ? 204 : 200;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object';
+}
+
+/** The entity an answer carries: a JSON result's body, or a plain object returned as it is. */
+function entityOf(out: unknown): unknown {
+  if (out instanceof Result) return out.kind === 'json' ? out.body : undefined;
+  if (!isRecord(out) || Array.isArray(out)) return undefined;
+  const proto = Object.getPrototypeOf(out);
+  return proto === Object.prototype || proto === null ? out : undefined;
+}
+
+/** The change a create, update or destroy made, from its request and answer. */
+function changeOf(
+  req: HandlerRequest<any, any, any, any>,
+  res: Reply,
+  out: unknown,
+  watched: Watched,
+  name: ChangeName,
+): Change {
+  const params = req.params as Readonly<Record<string, unknown>>;
+  const entity = CHANGED.has(req) ? CHANGED.get(req) : name === 'destroyed' ? undefined : entityOf(out);
+  let member: unknown;
+  if (watched.param !== undefined) {
+    member = params[watched.param];
+    if (member === undefined && isRecord(entity)) member = entity.id;
+    if (member === undefined) member = memberFromLocation(out, res);
+  }
+  const data =
+    name === 'destroyed'
+      ? destroyedData(watched, member)
+      : entity === undefined
+        ? JSON.stringify({ id: member ?? null })
+        : watched.serialize(entity);
+  const scope = scopeOf(params, watched.scopeParams);
+  return { name, scope, member: member === undefined ? undefined : String(member), data };
+}
+
+/** A destroyed member's data: its id, or `{}` for a singular resource, which has none. */
+function destroyedData(watched: Watched, id: unknown): string {
+  return JSON.stringify(watched.param === undefined ? {} : { id: id ?? null });
+}
+
 /** The parent params as one string, the same from a route's params and from `publish()`'s scope. */
 function scopeOf(params: Readonly<Record<string, unknown>>, names: readonly string[]): string {
   return names.map((name) => `${name}=${encodeURIComponent(String(params[name] ?? ''))}`).join('&');
 }
 
+/** A header of a result's or a reply's, whatever the case of its name. */
+function headerIn(
+  headers: Readonly<Record<string, string>> | null | undefined,
+  name: string,
+): string | undefined {
+  if (headers === null || headers === undefined) return undefined;
+  const key = Object.keys(headers).find((key) => key.toLowerCase() === name);
+  return key === undefined ? undefined : headers[key];
+}
+
 /** The last segment of a `Location` the answer points at: a created member's id when nothing else tells it. */
 function memberFromLocation(out: unknown, res: Reply): string | undefined {
-  const location = (out instanceof Result ? out.headers?.Location : undefined) ?? res.headers?.Location;
+  const location =
+    (out instanceof Result ? headerIn(out.headers, 'location') : undefined) ??
+    headerIn(res.headers, 'location');
   if (location === undefined) return undefined;
   const path = location.split(/[?#]/)[0]!;
   const last = path.slice(path.lastIndexOf('/') + 1);
-  return last === '' ? undefined : decodeURIComponent(last);
+  try {
+    return last === '' ? undefined : decodeURIComponent(last);
+  } catch {
+    // A Location with bad percent-encoding names no member.
+    return undefined;
+  }
 }
 
-function reloadEvent(reload: Reload): { event: string; id?: string; data: string } {
+/**
+ * The answer with `Accept` in its `Vary`: the same URL answers `text/event-stream` with a stream, so a cache
+ * must not give this answer to a watcher. Added where the sent `Vary` comes from: the reply's, else the result's.
+ */
+function varyOnAccept(out: unknown, res: Reply): unknown {
+  const own = out instanceof Result ? headerIn(out.headers, 'vary') : undefined;
+  if (own !== undefined && headerIn(res.headers, 'vary') === undefined) {
+    if (lists(own, 'accept')) return out;
+    const result = out as Result;
+    const headers = Object.fromEntries(
+      Object.entries(result.headers!).filter(([name]) => name.toLowerCase() !== 'vary'),
+    );
+    return new Result(result.status, result.kind, result.body, { ...headers, Vary: `${own}, Accept` });
+  }
+  if (!lists(headerIn(res.headers, 'vary') ?? '', 'accept')) res.header('Vary', 'Accept');
+  return out;
+}
+
+function lists(vary: string, field: string): boolean {
+  return vary.split(',').some((token) => ['*', field].includes(token.trim().toLowerCase()));
+}
+
+/** Writes an event; one the stream cannot carry (a broker's id with a line break) ends that stream alone. */
+function write(stream: EventSink, event: ServerEvent, log: Logger): void {
+  try {
+    stream.send(event);
+  } catch (error) {
+    log.error({ err: error }, 'a watched resource event could not be sent; its stream is closed');
+    stream.close();
+  }
+}
+
+/** A route with another handler (and the events it streams), its Standard Schema validators kept. */
+function withHandler(route: Route, handler: Route['handler'], streams?: RouteEvents): Route {
+  const copy: Route = streams === undefined ? { ...route, handler } : { ...route, events: streams, handler };
+  // A spread copies enumerable properties only, and `standard` is not one (see core/define/resource.ts).
+  if (route.standard !== undefined) Object.defineProperty(copy, 'standard', { value: route.standard });
+  return Object.freeze(copy);
+}
+
+/** The schema an entity is written by: show's answer, else update's or create's, each of which is one. */
+function entitySchema(routes: readonly Route[]): JsonSchema | undefined {
+  const answer = (action: string, status: string) =>
+    routes.find((route) => route.action === action)?.schema?.response?.[status];
+  return answer('show', '200') ?? answer('update', '200') ?? answer('create', '201');
+}
+
+function reloadEvent(reload: Reload): ServerEvent {
   const data = JSON.stringify({ reason: 'events were missed: fetch afresh' });
   return reload.id === undefined ? { event: 'reload', data } : { event: 'reload', id: reload.id, data };
 }
@@ -325,12 +536,24 @@ function routeEvents(
     type: 'string',
   }) as JsonSchema;
   const entity = schema === undefined ? {} : { data: schema };
+  const destroyed: JsonSchema =
+    param === undefined
+      ? { type: 'object', properties: {} }
+      : { type: 'object', properties: { id: idSchema }, required: ['id'] };
   return Object.freeze({
-    created: { ...entity, description: 'A member was created: its JSON as show answers it.' },
-    updated: { ...entity, description: 'A member was updated: its JSON as show answers it.' },
+    created: {
+      ...entity,
+      description:
+        'A member was created: its JSON as show answers it ({ id } alone when its answer had no body).',
+    },
+    updated: {
+      ...entity,
+      description:
+        'A member was updated: its JSON as show answers it ({ id } alone when its answer had no body).',
+    },
     destroyed: {
-      data: { type: 'object', properties: { id: idSchema }, required: ['id'] },
-      description: 'A member was destroyed: its id.',
+      data: destroyed,
+      description: param === undefined ? 'It was destroyed.' : 'A member was destroyed: its id.',
     },
     reload: {
       data: { type: 'object', properties: { reason: { type: 'string' } } },
