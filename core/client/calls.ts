@@ -1,5 +1,5 @@
 // The types of a typed client: one call per routed action, read from what each resource's type declares.
-import type { ActionApi } from '../define/response-types.js';
+import type { ActionApi, WatchedApi } from '../define/response-types.js';
 import type { Resource } from '../define/resource-types.js';
 import type { ResourcesIn } from '../table/table.js';
 import type { QueryValues } from '../util/encode-url.js';
@@ -100,14 +100,73 @@ export type Call<X extends ActionApi> =
     ? (call?: CallOf<X>) => Promise<ClientResponsesOf<X['responses']>>
     : (call: CallOf<X>) => Promise<ClientResponsesOf<X['responses']>>;
 
-/** A call to a route whose types are unknown (an untyped table or route list). */
-export type UntypedCall = (
-  call?: {
-    readonly params?: { readonly [key: string]: string | number };
-    readonly query?: QueryValues;
-    readonly body?: unknown;
-  } & CallOptions,
-) => Promise<ClientResponse>;
+/**
+ * One event of a watched route, told apart by `event`: a member `created` or `updated` (its JSON as show's
+ * `200` answers it), `destroyed` (its id), or `reload`: events were missed, fetch afresh. `id` is where a
+ * later watch resumes from (`lastEventId`): the latest id the stream gave, as `EventSource` keeps it.
+ */
+export type WatchEvent<T = unknown, I = unknown> =
+  // Two members rather than one of two names, so that `event !== 'created'` leaves out created alone.
+  | { readonly event: 'created'; readonly id: string; readonly data: T }
+  | { readonly event: 'updated'; readonly id: string; readonly data: T }
+  | { readonly event: 'destroyed'; readonly id: string; readonly data: { readonly id: I } }
+  | { readonly event: 'reload'; readonly id?: string; readonly data: { readonly reason: string } };
+
+/** What a watch sends besides its params and query, and where it starts. */
+export interface WatchOptions {
+  /** Headers for every connection, over the client's (`Accept` and `Last-Event-ID` are the watch's own). */
+  readonly headers?: HeaderValues;
+  /** Aborting it ends the watch: the loop ends, with no error, and the connection is closed. */
+  readonly signal?: AbortSignal;
+  /** Resume after this event id (a previous watch's last `event.id`) rather than from now. */
+  readonly lastEventId?: string;
+  /** Milliseconds to wait before reconnecting, until the server sends its own (`retry:`). Default 3 000. */
+  readonly retry?: number;
+}
+
+type UntypedParts = {
+  readonly params?: { readonly [key: string]: string | number };
+  readonly query?: QueryValues;
+};
+
+/** What a watch of an action takes: its params (when its path has any), its query, and `WatchOptions`. */
+export type WatchOf<X extends ActionApi> = (unknown extends X['params']
+  ? UntypedParts
+  : ParamsPart<X['params']> & QueryPart<X['query']>) &
+  WatchOptions;
+
+/**
+ * A watch's events, as an async iterator. It reconnects once the retry delay has passed after a connection
+ * ends or drops (a network error, a server that restarts or drains), sending the last event's id as
+ * `Last-Event-ID`, so that the server resumes after it: nothing missed, nothing twice; a `reload` is yielded,
+ * for the caller to fetch afresh. A network error on the first connection throws; on a later one it waits and
+ * tries again. An answer other than `200 text/event-stream` throws a `WatchError` carrying its `status` and
+ * problem `body`, except a `503` or `429` with `Retry-After` (a server full or draining): that is waited out
+ * and tried again. It ends when `signal` aborts or the loop `break`s, which closes the connection; to stop it
+ * from elsewhere while it waits for an event, abort the signal.
+ */
+export type Watching<W> = AsyncGenerator<
+  W extends WatchedApi<infer T, infer I> ? WatchEvent<T, I> : WatchEvent,
+  void,
+  undefined
+>;
+
+/** Where a watched call keeps, for the types only, what its events carry (no such property exists). */
+export declare const WATCHED: unique symbol;
+
+/** What `watch()` takes: a call whose resource is declared with `watch`. */
+export interface Watchable<X extends ActionApi> {
+  readonly [WATCHED]: X;
+}
+
+/** A watched index or show: a call, and what `watch()` takes. */
+export type WatchedCall<X extends ActionApi> = Call<X> & Watchable<X>;
+
+/** A call to a route whose types are unknown (an untyped table or route list), which `watch()` takes too. */
+export type UntypedCall = ((
+  call?: UntypedParts & { readonly body?: unknown } & CallOptions,
+) => Promise<ClientResponse>) &
+  Watchable<ActionApi>;
 
 /** A client of an untyped table: any resource and action, untyped calls. */
 export type UntypedClient = { readonly [resource: string]: { readonly [action: string]: UntypedCall } };
@@ -115,7 +174,7 @@ export type UntypedClient = { readonly [resource: string]: { readonly [action: s
 // A resource whose type declares no actions (a decorated controller's) gets untyped calls, not none.
 type Actions<D extends { readonly [action: string]: ActionApi }> = {} extends D
   ? { readonly [action: string]: UntypedCall }
-  : { readonly [A in keyof D]: Call<D[A]> };
+  : { readonly [A in keyof D]: D[A]['watch'] extends undefined ? Call<D[A]> : WatchedCall<D[A]> };
 
 // Names and declarations are read from Resource's own type arguments: inferring them from the properties
 // instead costs some eighty times more instantiations on a table of 200 resources.

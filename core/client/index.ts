@@ -3,6 +3,7 @@ import { fileFields } from '../request/file-fields.js';
 import { fillPath, queryString } from '../util/encode-url.js';
 import type { JsonSchema } from '../types.js';
 import type { ClientResponse, Client, HeaderValues } from './calls.js';
+import { answer, requestOf, SENDERS } from './request.js';
 
 export type {
   ClientResponse,
@@ -28,6 +29,8 @@ export interface RouteRecord {
   readonly path: string;
   /** Its schemas: a body schema with a file field makes the call send `multipart/form-data`. */
   readonly schema?: { readonly body?: JsonSchema } | undefined;
+  /** The events it streams, by name, when its resource is watched: what `watch()` yields. */
+  readonly events?: object | undefined;
 }
 
 export interface ClientOptions {
@@ -86,10 +89,15 @@ function caller(route: RouteRecord, options: ClientOptions): (call?: CallInput) 
   const where = `client().${route.resource}.${route.action}`;
   const base = (options.baseUrl ?? '').replace(/\/+$/, '');
   const multipart = fileFields(route.schema?.body).length > 0;
-  return async (call = {}) => {
-    const url = base + fillPath(route.path, call.params, where) + queryString(call.query, where);
+  // The URL and headers of a call or a watch, checked before anything is fetched.
+  const prepare = (call: CallInput) => {
     const headers = new Headers(options.headers);
     new Headers(call.headers).forEach((value, name) => headers.set(name, value));
+    return { url: base + fillPath(route.path, call.params, where) + queryString(call.query, where), headers };
+  };
+  const send = (url: string, init: RequestInit) => (options.fetch ?? fetch)(requestOf(url, init, where));
+  const request = async (call: CallInput = {}): Promise<ClientResponse> => {
+    const { url, headers } = prepare(call);
     if (!headers.has('accept')) headers.set('accept', 'application/json');
     let body: BodyInit | undefined;
     if (call.body !== undefined && multipart) body = formOf(call.body, where);
@@ -97,22 +105,13 @@ function caller(route: RouteRecord, options: ClientOptions): (call?: CallInput) 
       body = JSON.stringify(call.body);
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
-    const init = { method: route.method, headers, body, signal: call.signal };
-    return answer(await (options.fetch ?? fetch)(requestOf(url, init, where)), route.method);
-  };
-}
-
-function requestOf(url: string, init: RequestInit, where: string): Request {
-  try {
-    return new Request(url, init);
-  } catch (error) {
-    // Only a page resolves a relative URL: anywhere else the client needs an absolute baseUrl.
-    if (url[0] !== '/') throw error;
-    throw new TypeError(
-      `${where}: cannot request ${url} here: give client() an absolute baseUrl, such as 'http://localhost:3000'`,
-      { cause: error },
+    return answer(
+      await send(url, { method: route.method, headers, body, signal: call.signal }),
+      route.method,
     );
-  }
+  };
+  SENDERS.set(request, { route, where, prepare, send });
+  return request;
 }
 
 /** A multipart body from an object of fields: files as they are, text for the rest, an array repeating its field. */
@@ -131,22 +130,4 @@ function formOf(body: unknown, where: string): FormData {
     }
   }
   return form;
-}
-
-// JSON, problem+json and any other `+json` type are parsed; everything else is text.
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
-
-async function answer(response: Response, method: string): Promise<ClientResponse> {
-  const { status, headers } = response;
-  let body: unknown;
-  // These carry no body, whatever their headers say.
-  if (status !== 204 && status !== 304 && method !== 'HEAD') {
-    const text = await response.text();
-    body = !JSON_TYPE.test(headers.get('content-type') ?? '')
-      ? text
-      : text === ''
-        ? undefined
-        : JSON.parse(text);
-  }
-  return { status, ok: response.ok, body, headers };
 }

@@ -86,19 +86,52 @@ export type MethodOf<A extends string, O> = A extends 'index' | 'show' | 'new' |
 
 /**
  * One action as a client calls it: its method, path, params, query, body and answers by status, all already
- * inferred (short types, so a table's declaration stays small).
+ * inferred (short types, so a table's declaration stays small); for a watched index or show, what its events
+ * carry.
  */
-export interface ActionApi<M = string, P = string, Params = unknown, Q = unknown, B = unknown, R = unknown> {
+export interface ActionApi<
+  M = string,
+  P = string,
+  Params = unknown,
+  Q = unknown,
+  B = unknown,
+  R = unknown,
+  W = unknown,
+> {
   readonly method: M;
   readonly path: P;
   readonly params: Params;
   readonly query: Q;
   readonly body: B;
   readonly responses: R;
+  /** What the action's events carry when its resource is watched (`WatchedApi`), else `undefined`. */
+  readonly watch: W;
 }
 
+/** What a watched resource's events carry: a member as show's `200` answers it, and its id param's type. */
+export interface WatchedApi<T = unknown, I = unknown> {
+  readonly data: T;
+  readonly id: I;
+}
+
+type Ok<R> = R extends { readonly 200: infer T } ? T : unknown;
+
+/**
+ * What the events of a resource declared with `watch` carry, read once per resource; `undefined` without it.
+ * `live().only()` is not told apart: both index and show are typed as watched.
+ */
+export type WatchedOf<K extends Kind, N extends string, O> = O extends { readonly watch: object }
+  ? WatchedApi<
+      Ok<ResponsesOf<SchemaFor<O, 'show'>, 'show'>>,
+      K extends 'singular'
+        ? unknown
+        : ParamsFrom<PathOf<K, 'show', N, O>, SchemaFor<O, 'show'>>[ParamOf<N, O> &
+            keyof ParamsFrom<PathOf<K, 'show', N, O>, SchemaFor<O, 'show'>>]
+    >
+  : undefined;
+
 /** Every routed action of a resource as a client calls it: what it sends typed as input (defaults optional). */
-export type ApiOf<K extends Kind, A extends string, N extends string, O> = {
+export type ApiOf<K extends Kind, A extends string, N extends string, O, W = WatchedOf<K, N, O>> = {
   readonly [X in A]: ActionApi<
     MethodOf<X, O>,
     PathOf<K, X, N, O>,
@@ -109,7 +142,8 @@ export type ApiOf<K extends Kind, A extends string, N extends string, O> = {
       : X extends 'create' | 'update' | Extras<O>
         ? unknown
         : undefined,
-    ResponsesOf<SchemaFor<O, X>, X>
+    ResponsesOf<SchemaFor<O, X>, X>,
+    X extends 'index' | 'show' ? W : undefined
   >;
 };
 

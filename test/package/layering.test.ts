@@ -296,8 +296,15 @@ test('sevenfold/client :: loads no server code, no node: module and no package: 
   // A file added here is shipped to every browser that uses the client: keep it pure and small.
   assert.equal([...reachAtRunTime('core/client/index.ts')].sort(), [
     'core/client/index.ts',
+    'core/client/request.ts',
     'core/request/file-fields.ts',
     'core/util/encode-url.ts',
+  ]);
+  // watch() is an entry of its own, so that a client that does not watch does not ship its parser.
+  assert.equal([...reachAtRunTime('core/client/watch.ts')].sort(), [
+    'core/client/event-stream.ts',
+    'core/client/request.ts',
+    'core/client/watch.ts',
   ]);
 });
 
