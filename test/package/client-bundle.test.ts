@@ -53,4 +53,27 @@ needs(esbuild, test)(
   },
 );
 
+// docs/client.md states this one too: an app pays for watching only where it imports it.
+const MAX_WATCH_GZIPPED_BYTES = 2048;
+
+needs(esbuild, test)(
+  'sevenfold/client/watch :: bundles for a browser on its own, under 2 kB gzipped',
+  async () => {
+    const bundle = await esbuild.found!.build({
+      entryPoints: [join(ROOT, 'build', 'core', 'client', 'watch.js')],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+    });
+    const [output] = bundle.outputFiles;
+    const gzipped = gzipSync(output!.contents, { level: 9 }).length;
+    assert.ok(gzipped <= MAX_WATCH_GZIPPED_BYTES, `sevenfold/client/watch is ${gzipped} bytes gzipped`);
+    assert.not.match(output!.text, /node:/);
+  },
+);
+
 test.run();
