@@ -14,6 +14,7 @@ import type { Reply } from '../response/reply.js';
 import { build, type Resource } from '../define/resource.js';
 import type { Extras, Kind, PathOf, RequestOf, SevenOf } from '../define/resource-types.js';
 import type { Handler, HandlerRequest } from '../types.js';
+import type { Watcher } from '../define/watch.js';
 import { resourceMetadata } from './decorators.js';
 import { parentNest } from './parents.js';
 
@@ -73,6 +74,11 @@ export interface ControllerOptions {
    * (`Lifecycle.ContainerScoped`) get a fresh instance each time and are disposed after it.
    */
   readonly scope?: 'container' | 'request';
+  /**
+   * The resource's `watch` option, given per app rather than on the class: what `live()` of `sevenfold/live`
+   * makes, whose broker (and so whose database) belongs to the running app, not to the code (docs/live.md).
+   */
+  readonly watch?: Watcher;
 }
 
 type Constructor<T> = abstract new (...args: never[]) => T;
@@ -183,11 +189,17 @@ export function controller<C extends object>(
       );
     }
   }
+  if (options.watch !== undefined && meta.options?.watch !== undefined)
+    throw new RouteDefinitionError(
+      `${call}: "watch" is given both to @Resource and to controller(); give it in one place (controller(), for a broker of the app's own)`,
+      { resource: meta.name },
+    );
   // A parent given as a class is resolved to where its routes live; the class itself is not built here.
-  const resourceOptions =
+  const decorated =
     meta.options?.parent === undefined
       ? meta.options
       : { ...meta.options, parent: parentNest(meta.options.parent, call) };
+  const resourceOptions = options.watch === undefined ? decorated : { ...decorated, watch: options.watch };
 
   const scope = options.scope ?? 'container';
   const container = options.container ?? rootContainer.createChildContainer();

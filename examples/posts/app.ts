@@ -1,8 +1,10 @@
 // How examples/posts is served on either adapter: its container, its options, its error pages.
 import { container, controller, type DependencyContainer } from 'sevenfold/controllers';
 import type { Resource } from 'sevenfold';
+import type { Live } from 'sevenfold/live';
 import type { ServeOptions } from 'sevenfold/node';
 import { PostsController } from './controller.js';
+import { postsLive } from './live.js';
 import { MemoryPostRepository, type PostRepository } from './repository.js';
 import { routesOf } from './routes.js';
 import { CLOCK, NEW_ID, POST_REPOSITORY, POSTS_ROUTES } from './tokens.js';
@@ -34,15 +36,16 @@ export function postsContainer(repository: PostRepository = new MemoryPostReposi
 }
 
 /**
- * The posts resource, its controller resolved from `app` (a fresh default container if none).
- * The controller reads its paths and the ids its own table makes unreachable (none for the
- * spec's seven routes; `search` once a `collection: { search: 'GET' }` is added) from the
- * finished resource, through `POSTS_ROUTES`, unless `app` registers its own.
+ * The posts resource, its controller resolved from `app` (a fresh default container if none), watched
+ * through `changes` (a hub of this process alone if none; the servers pass one on the store's broker).
+ * The controller reads its paths and the ids its own table makes unreachable (none for the spec's seven
+ * routes; `search` once a `collection: { search: 'GET' }` is added) from the finished resource, through
+ * `POSTS_ROUTES`, unless `app` registers its own.
  */
-export function postsResource(app: DependencyContainer = postsContainer()) {
+export function postsResource(app: DependencyContainer = postsContainer(), changes: Live = postsLive()) {
   // A function, not a value: the controller is resolved inside controller(), before `posts` exists, and calls
   // it on first use.
   if (!app.isRegistered(POSTS_ROUTES)) app.register(POSTS_ROUTES, { useValue: () => routesOf(posts) });
-  const posts = controller(PostsController, { container: app });
+  const posts = controller(PostsController, { container: app, watch: changes });
   return posts;
 }

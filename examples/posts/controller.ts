@@ -9,6 +9,7 @@ import {
   type HandlerRequest,
   type Result,
 } from 'sevenfold';
+import { changed } from 'sevenfold/live';
 import { flash } from 'sevenfold/sessions';
 import { POST_GUARDS, sessionSignedIn } from './auth.js';
 import { visitorOf } from './sign-in.js';
@@ -120,6 +121,8 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
       });
     }
     const location = p.posts.show({ post_id: post.id });
+    // A form's answer is a redirect, which carries no post: its watchers are given the post itself.
+    changed(req, post);
     return isFormSubmission(req)
       ? flashed(req, res, 'Post created.').redirect(location, 303)
       : res.created(location, post);
@@ -141,6 +144,7 @@ export class PostsController implements ControllerFor<'posts', typeof POSTS_RESO
       updatedAt: this.now().toISOString(),
     };
     if (!(await this.posts.replace(post))) throw absent(id);
+    changed(req, post);
     return isFormSubmission(req)
       ? flashed(req, res, 'Post saved.').redirect(this.#routes.paths.posts.show({ post_id: id }), 303)
       : post;

@@ -6,6 +6,7 @@ import { cors } from 'sevenfold/cors';
 import { etag } from 'sevenfold/caching';
 import { requestId, requestLog } from 'sevenfold/logging';
 import { session, type SessionStore } from 'sevenfold/sessions';
+import type { Live } from 'sevenfold/live';
 
 /** The environment variables the hooks read (`process.env`, or a Worker's bindings). */
 export type PostsEnv = Readonly<Record<string, string | undefined>>;
@@ -15,6 +16,8 @@ export interface PostsSetup {
   readonly env: PostsEnv;
   /** Where signed-in sessions are kept (the posts database's `sessions` table); without it, in the cookie. */
   readonly sessions?: SessionStore | undefined;
+  /** The hub watched posts stream from: signing out ends the session's streams through it. */
+  readonly live?: Live | undefined;
 }
 
 /** What `LOG_LEVEL` may be: pino's levels, or `silent` for no request log. */
@@ -108,10 +111,10 @@ export function postsSession(env: PostsEnv, store?: SessionStore): Hook | undefi
  * set) in the scope of its hooks, which see every request first, misses included.
  */
 export function postsTable<const S extends readonly Routable[]>(
-  { env, sessions }: PostsSetup,
+  { env, sessions, live }: PostsSetup,
   ...sources: S
 ) {
   const hooks = postsHooks(env, sessions);
   // /session exists only where signing in means something: with POSTS_TOKEN set.
-  return env.POSTS_TOKEN ? scope({ hooks }, ...sources, signInResource()) : scope({ hooks }, ...sources);
+  return env.POSTS_TOKEN ? scope({ hooks }, ...sources, signInResource(live)) : scope({ hooks }, ...sources);
 }

@@ -8,11 +8,15 @@ import { readConfig } from './deploy/config.js';
 import { jsonLogger } from './deploy/log.js';
 import { openStoreOrExit } from './deploy/store.js';
 import { postsAssets } from './deploy/assets.js';
+import { HEARTBEAT, postsLive } from './live.js';
 
 // The two runtimes' servers, as far as this file uses them (it compiles with Node's types).
 declare const Bun:
   | {
-      serve(options: { port: number; hostname: string; fetch: FetchHandler }): { port: number; stop(): void };
+      serve(options: { port: number; hostname: string; idleTimeout: number; fetch: FetchHandler }): {
+        port: number;
+        stop(): Promise<void>;
+      };
     }
   | undefined;
 declare const Deno:
@@ -35,10 +39,11 @@ if (config.workers > 1) {
 }
 
 const store = await openStoreOrExit(config.store, jsonLogger());
-const posts = postsResource(postsContainer(store.repository));
+const changes = postsLive(store.broker);
+const posts = postsResource(postsContainer(store.repository), changes);
 let stopping = false;
 const table = postsTable(
-  { env: process.env, sessions: store.sessions },
+  { env: process.env, sessions: store.sessions, live: changes },
   posts,
   health({ ready: async () => !stopping && (await store.ping()) }),
   postsAssets(),
@@ -48,7 +53,10 @@ const { host, port } = config;
 
 let stop: () => unknown;
 if (typeof Bun !== 'undefined') {
-  const server = Bun.serve({ port, hostname: host, fetch: handler });
+  // Bun closes a connection silent for `idleTimeout` seconds (10 by default): a watcher's stream is silent
+  // between heartbeats, so it waits twice as long as they are apart.
+  const idleTimeout = Math.ceil((2 * HEARTBEAT) / 1000);
+  const server = Bun.serve({ port, hostname: host, idleTimeout, fetch: handler });
   stop = () => server.stop();
   console.log(`listening on http://${host}:${server.port}`);
 } else if (typeof Deno !== 'undefined') {
@@ -66,11 +74,14 @@ if (typeof Bun !== 'undefined') {
   process.exit(1);
 }
 
-// SIGTERM or SIGINT: stop accepting, let requests in flight finish, close the store, exit 0.
+// SIGTERM or SIGINT: end the event streams (a graceful stop waits for every response, and a stream never
+// finishes by itself), stop accepting, let requests in flight finish, close the store, exit 0.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
     stopping = true;
+    handler.drain();
     await stop();
+    await changes.close();
     await store.close();
     process.exit(0);
   });

@@ -1,7 +1,9 @@
 // /session: signing in with POSTS_TOKEN from a browser, and out; the session cookie then lets it write.
 import { singular, type HandlerRequest } from 'sevenfold';
+import type { Live } from 'sevenfold/live';
 import { flash, flashes, localPath, sessionOf } from 'sevenfold/sessions';
 import { matches, sessionSignedIn, WRITER } from './auth.js';
+import { newStreamsTag, STREAMS_TAG } from './live.js';
 import { page, type Visitor } from './views/layout.js';
 import { signInView } from './views/sign-in.js';
 
@@ -42,9 +44,10 @@ const onward = (next: string | undefined): string => {
 
 /**
  * The `session` singular resource, mounted only when `POSTS_TOKEN` is set: `GET /session/new` the form,
- * `POST /session` signs in (303 on, or the form again with 422), `DELETE /session` signs out (303).
+ * `POST /session` signs in (303 on, or the form again with 422), `DELETE /session` signs out (303), ending the
+ * session's event streams through `changes` in every process.
  */
-export function signInResource() {
+export function signInResource(changes?: Live) {
   return singular(
     'session',
     {
@@ -56,16 +59,28 @@ export function signInResource() {
             422,
           );
         // A new seal (a new IV) for the signed-in session: a cookie planted before carries none of it.
-        sessionOf(req).user = WRITER;
+        const session = sessionOf(req);
+        session.user = WRITER;
+        session[STREAMS_TAG] = newStreamsTag();
         flash(req, 'notice', 'Signed in.');
         return res.redirect(onward(req.body.next), 303);
       },
-      destroy(req, res) {
+      async destroy(req, res) {
         const session = sessionOf(req);
+        const streams = session[STREAMS_TAG];
         // Signing out a visitor who never signed in changes nothing and says nothing.
         if (session.user !== undefined) {
           delete session.user;
+          delete session[STREAMS_TAG];
           flash(req, 'notice', 'Signed out.');
+        }
+        if (typeof streams === 'string' && changes !== undefined) {
+          try {
+            await changes.disconnect(streams);
+          } catch (error) {
+            // The session ends all the same: its streams show only what anyone may watch.
+            req.log.error({ err: error }, "signing out: the session's event streams could not be ended");
+          }
         }
         return res.redirect(HOME, 303);
       },

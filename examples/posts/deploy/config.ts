@@ -71,6 +71,12 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
     }
     timeouts[key] = ms;
   }
+  const liveHistory = whole(env.LIVE_HISTORY, 1000);
+  if (liveHistory === undefined || liveHistory < 1 || liveHistory > 1_000_000) {
+    return {
+      error: `LIVE_HISTORY must be the number of changes kept for watchers that reconnect, from 1 to 1000000, got ${JSON.stringify(env.LIVE_HISTORY)}`,
+    };
+  }
   const logLevel = logLevelError(env);
   if (logLevel !== undefined) return { error: logLevel };
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -102,7 +108,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config | { readonly error: s
     workers,
     shutdownTimeout: shutdownSeconds * 1000,
     trustProxy,
-    store: { databaseUrl, dataDir: env.DATA_DIR || './data', poolSize, ...timeouts },
+    store: { databaseUrl, dataDir: env.DATA_DIR || './data', poolSize, liveHistory, ...timeouts },
   };
 }
 

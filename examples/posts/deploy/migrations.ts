@@ -28,6 +28,50 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
     );
     CREATE INDEX sessions_by_expiry ON sessions (expires_at);`,
   },
+  {
+    version: 3,
+    // Watched posts' changes (deploy/live-broker.ts): each channel's recent events, its newest id and the newest
+    // id pruned from it, and the one statement that publishes.
+    sql: `CREATE TABLE live_events (
+      id bigserial PRIMARY KEY,
+      channel text COLLATE "C" NOT NULL,
+      name text NOT NULL,
+      scope text NOT NULL,
+      member text,
+      data text NOT NULL
+    );
+    CREATE INDEX live_events_by_channel ON live_events (channel, id);
+    CREATE TABLE live_channels (
+      channel text COLLATE "C" PRIMARY KEY,
+      latest bigint NOT NULL,
+      pruned bigint NOT NULL DEFAULT 0
+    );
+    CREATE FUNCTION live_publish(
+      p_channel text, p_name text, p_scope text, p_member text, p_data text, p_keep integer
+    ) RETURNS bigint LANGUAGE plpgsql AS $$
+    DECLARE
+      new_id bigint;
+      cutoff bigint;
+    BEGIN
+      -- Publishers of a channel take turns until they commit, so its ids commit in order: a process that
+      -- reads id 11 has 10 already.
+      PERFORM pg_advisory_xact_lock(7100778, hashtext(p_channel));
+      INSERT INTO live_events (channel, name, scope, member, data)
+        VALUES (p_channel, p_name, p_scope, p_member, p_data)
+        RETURNING id INTO new_id;
+      SELECT id INTO cutoff FROM live_events
+        WHERE channel = p_channel ORDER BY id DESC OFFSET p_keep LIMIT 1;
+      IF cutoff IS NOT NULL THEN
+        DELETE FROM live_events WHERE channel = p_channel AND id <= cutoff;
+      END IF;
+      INSERT INTO live_channels (channel, latest, pruned) VALUES (p_channel, new_id, coalesce(cutoff, 0))
+        ON CONFLICT (channel) DO UPDATE
+        SET latest = excluded.latest, pruned = greatest(live_channels.pruned, excluded.pruned);
+      -- Sent on commit; listeners read the row, as a payload is capped at 8 000 bytes.
+      PERFORM pg_notify('posts_live', new_id || ' ' || p_channel);
+      RETURN new_id;
+    END $$;`,
+  },
 ];
 
 // Any fixed number: processes starting at once on one server take turns on it.

@@ -63,19 +63,25 @@ export class Outage {
     private readonly now: () => number = Date.now,
   ) {}
 
-  failed(error: unknown): void {
+  /**
+   * A failure to reach the store: a request's (`request`, counted among those answered 503), or another
+   * connection's, such as the live broker's listener, which starts or joins the outage without being counted.
+   */
+  failed(error: unknown, request = true): void {
     const now = this.now();
-    this.#total++;
+    if (request) this.#total++;
     if (this.#since === undefined) {
       this.#since = this.#reported = now;
       this.log.error(
         { cause: describeCause(error) },
-        `the posts store is unavailable: ${describeCause(error)}; answering 503 until it is back`,
+        request
+          ? `the posts store is unavailable: ${describeCause(error)}; answering 503 until it is back`
+          : `the posts store is unavailable: ${describeCause(error)} (the live broker's listening connection); watchers are told to reload once it is back`,
       );
       return;
     }
-    this.#failures++;
-    if (now - this.#reported < this.summaryEvery) return;
+    if (request) this.#failures++;
+    if (!request || now - this.#reported < this.summaryEvery) return;
     this.log.warn(
       { cause: describeCause(error), failed: this.#failures, outageMs: now - this.#since },
       `the posts store is still unavailable: ${this.#failures} more requests answered 503 (${describeCause(error)})`,

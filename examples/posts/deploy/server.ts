@@ -13,6 +13,8 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { openStoreOrExit, type Store } from './store.js';
 import { postsAssets } from './assets.js';
+import { postsLive } from '../live.js';
+import type { Live } from 'sevenfold/live';
 
 /**
  * One server process: the whole app on its own, or one worker of several (it reports to the primary instead
@@ -21,6 +23,7 @@ import { postsAssets } from './assets.js';
 export async function runServer(config: Config, log: Logger): Promise<void> {
   let running: Running | undefined;
   let store: Store | undefined;
+  let changes: Live | undefined;
   let draining = false;
   // Installed before the store opens: a signal during start-up exits 0 too, and one right after "listening
   // on" drains.
@@ -28,8 +31,10 @@ export async function runServer(config: Config, log: Logger): Promise<void> {
     {
       close: async () => {
         draining = true;
+        // The server's close ends its event streams first, since they never finish by themselves.
         const closed = await running?.close();
         if (cluster.isWorker) await primarySettled();
+        await changes?.close();
         await store?.close();
         return closed;
       },
@@ -45,12 +50,13 @@ export async function runServer(config: Config, log: Logger): Promise<void> {
   if (cluster.isWorker) process.on('SIGHUP', () => {});
 
   store = await openStoreOrExit(config.store, log);
-  const posts = postsResource(postsContainer(store.repository));
+  changes = postsLive(store.broker);
+  const posts = postsResource(postsContainer(store.repository), changes);
   const options = { ...postsOptions(posts), trustProxy: config.trustProxy };
   const opened = store;
   // Not part of the posts table (docs/routes.md lists that one): served beside it, in the scope of its hooks.
   const table = postsTable(
-    { env: process.env, sessions: store.sessions },
+    { env: process.env, sessions: store.sessions, live: changes },
     posts,
     health({ ready: async () => !draining && (await opened.ping()) }),
     postsAssets(),

@@ -3,11 +3,13 @@ import cluster from 'node:cluster';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { memoryBroker, type Broker } from 'sevenfold/live';
 import { memorySessionStore, type SessionStore } from 'sevenfold/sessions';
 import { takeLock } from './lock.js';
 import type { Logger } from './log.js';
 import { migrate } from './migrations.js';
 import { guarded, Outage } from './outage.js';
+import { pgliteListen, PostgresBroker, serverListen, type PostgresBrokerOptions } from './live-broker.js';
 import { seedFromTemplate } from './pglite-template.js';
 import { PostgresPostRepository, type Queryable } from './postgres.js';
 import { PostgresSessionStore } from './sessions.js';
@@ -27,6 +29,8 @@ export interface StoreOptions {
   readonly statementTimeout?: number | undefined;
   /** Milliseconds an unused connection to a server stays open. Default 10 000. */
   readonly idleTimeout?: number | undefined;
+  /** Changes kept per watched resource for clients that resume (`Last-Event-ID`). Default 1 000. */
+  readonly liveHistory?: number | undefined;
 }
 
 /** An open store: the repository the app uses, and how to close it. */
@@ -35,9 +39,14 @@ export interface Store {
   readonly repository: PostRepository;
   /** Where signed-in sessions are kept: the same database (memory for the memory store). */
   readonly sessions: SessionStore;
+  /**
+   * What carries watched posts' changes between the processes of this store, and keeps their history: the
+   * database's `LISTEN`/`NOTIFY` and `live_events` table (deploy/live-broker.ts), or this process's memory.
+   */
+  readonly broker: Broker;
   /** Whether the store answers a trivial query now: what readiness asks. Never rejects. */
   ping(): Promise<boolean>;
-  /** Waits for queries in flight, then closes the database and releases its lock. */
+  /** Closes the broker, waits for queries in flight, then closes the database and releases its lock. */
   close(): Promise<void>;
 }
 
@@ -56,15 +65,29 @@ export async function openStore(options: StoreOptions, log: Logger): Promise<Sto
   if (options.databaseUrl) return openServer(options.databaseUrl, options, new Outage(log));
   const dataDir = options.dataDir || './data';
   if (dataDir === 'memory') {
+    const broker = memoryBroker({ history: options.liveHistory ?? 1000 });
     return {
       kind: 'memory',
       repository: new MemoryPostRepository(),
       sessions: memorySessionStore(),
+      broker,
       ping: async () => true,
-      close: async () => {},
+      close: async () => broker.close?.(),
     };
   }
-  return openEmbedded(resolve(dataDir), new Outage(log));
+  return openEmbedded(resolve(dataDir), options, new Outage(log));
+}
+
+/**
+ * How the broker tells of its listening connection: a loss is the store's outage (logged once with the
+ * requests' failures, the pool and the listener reaching the same database), and its return ends it.
+ */
+function brokerOptions(options: StoreOptions, outage: Outage): PostgresBrokerOptions {
+  return {
+    history: options.liveHistory ?? 1000,
+    onLost: (error) => outage.failed(error, false),
+    onBack: () => outage.succeeded(),
+  };
 }
 
 async function openServer(url: string, options: StoreOptions, outage: Outage): Promise<Store> {
@@ -81,8 +104,19 @@ async function openServer(url: string, options: StoreOptions, outage: Outage): P
   });
   // An idle connection the server drops must not take the process down; the next query reconnects.
   pool.on('error', () => {});
+  let broker: PostgresBroker;
   try {
     await migrate(pool);
+    // Its reads go to the pool itself, not through `guarded`: they are no request's, and count as none.
+    broker = await PostgresBroker.open(
+      pool,
+      serverListen({
+        connectionString: url,
+        connectionTimeoutMillis: connectTimeout,
+        query_timeout: statementTimeout + 1000,
+      }),
+      brokerOptions(options, outage),
+    );
   } catch (error) {
     await pool.end();
     throw error;
@@ -92,10 +126,14 @@ async function openServer(url: string, options: StoreOptions, outage: Outage): P
     kind: 'postgres',
     repository: new PostgresPostRepository(db),
     sessions: new PostgresSessionStore(db),
+    broker,
     ping: () => ping(db),
     // A server that froze never answers the goodbye of its connections: the stop waits no longer than a
     // connection would.
-    close: () => within(pool.end(), connectTimeout),
+    close: async () => {
+      await broker.close();
+      await within(pool.end(), connectTimeout);
+    },
   };
 }
 
@@ -119,7 +157,7 @@ function within(promise: Promise<void>, ms: number): Promise<void> {
  * PGlite in `dir`/posts, locked for this process: PGlite takes no lock of its own, and two
  * processes on one folder corrupt it without a word (shared/design/database.md, §3).
  */
-async function openEmbedded(dir: string, outage: Outage): Promise<Store> {
+async function openEmbedded(dir: string, options: StoreOptions, outage: Outage): Promise<Store> {
   if (cluster.isWorker) {
     throw new Error('the embedded database serves one process only: set DATABASE_URL to run several workers');
   }
@@ -134,13 +172,16 @@ async function openEmbedded(dir: string, outage: Outage): Promise<Store> {
     // One connection: PGlite runs one query at a time, so calls queue in the pool.
     const pool = new pg.Pool(createPgConfig(lite) as pg.PoolConfig);
     await migrate(pool);
+    const broker = await PostgresBroker.open(pool, pgliteListen(lite), brokerOptions(options, outage));
     const db = guarded(pool, outage);
     return {
       kind: 'pglite',
       repository: new PostgresPostRepository(db),
       sessions: new PostgresSessionStore(db),
+      broker,
       ping: () => ping(db),
       close: async () => {
+        await broker.close();
         // pool.end() leaves PGlite open; close() checkpoints its WAL into the folder.
         await pool.end();
         await lite.close();
