@@ -578,6 +578,42 @@ for (const read of ['at once', 'when released'] as const)
     );
   });
 
+test('Last-Event-ID :: an event whose notification comes late, at or before the id a client has, is not sent again', async () => {
+  const inner = memoryBroker();
+  const listeners: Parameters<Broker['subscribe']>[1][] = [];
+  // A broker whose notifications another process would deliver late: the test replays one by hand.
+  const broker: Broker = {
+    publish: (channel, change) => inner.publish(channel, change),
+    subscribe(channel, listener) {
+      listeners.push(listener);
+      return inner.subscribe(channel, listener);
+    },
+    since: (channel, lastId) => inner.since(channel, lastId),
+    compare: (a, b) => inner.compare!(a, b),
+  };
+  const app = blog({ broker });
+  const first = await app.watch('/posts');
+  for (const title of ['a', 'b']) await app.send('POST', '/posts', { title });
+  const seen = await first.take(2);
+  await first.close();
+  const resumed = await app.watch('/posts', { 'Last-Event-ID': seen[1]!.id! });
+  const late: LiveEvent = { id: seen[0]!.id!, name: 'created', scope: '', member: '1', data: seen[0]!.data };
+  for (const listener of listeners) listener(late);
+  await app.send('POST', '/posts', { title: 'c' });
+  assert.equal((await resumed.take(1)).map(shown), [['created', { id: '3', title: 'c' }]]);
+  await resumed.close();
+});
+
+test('memoryBroker().compare :: orders its own ids, NaN for an id it did not give', async () => {
+  const broker = memoryBroker();
+  const a = await broker.publish('posts', { name: 'created', scope: '', data: '{}' });
+  const b = await broker.publish('notes', { name: 'created', scope: '', data: '{}' });
+  assert.ok(broker.compare!(a, b) < 0);
+  assert.ok(broker.compare!(b, a) > 0);
+  assert.is(broker.compare!(a, a), 0);
+  assert.ok(Number.isNaN(broker.compare!(a, 'zzz-1')));
+});
+
 test('Last-Event-ID :: too far behind the history, or an id of another run, is a reload, then live events', async () => {
   const app = blog({ broker: memoryBroker({ history: 2 }) });
   const first = await app.watch('/posts');

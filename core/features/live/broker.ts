@@ -48,6 +48,12 @@ export interface Broker {
    * the history kept, or not one this broker gave.
    */
   since(channel: string, lastId: string): Promise<readonly LiveEvent[] | Reload>;
+  /**
+   * Orders two ids it gave: negative when `a` came first, positive when after, `0` when the same, `NaN` when
+   * either is not one of its own. Optional; given, a stream never sends an event at or before one its client
+   * has, however late the event's notification comes.
+   */
+  compare?(a: string, b: string): number;
   /** Stops delivering and lets go of what it holds (connections, timers). */
   close?(): Promise<void>;
 }
@@ -118,6 +124,11 @@ export function memoryBroker(options: MemoryBrokerOptions = {}): Broker {
       return () => {
         channel.listeners.delete(own);
       };
+    },
+    compare(a, b) {
+      const first = numberOf(a);
+      const second = numberOf(b);
+      return first === undefined || second === undefined ? NaN : first - second;
     },
     async since(name, lastId) {
       const channel = channelOf(name);

@@ -249,13 +249,22 @@ export function live(options: LiveOptions = {}): Live {
     let waiting: (LiveEvent | Reload)[] | undefined = [];
     // The ids the history gave, until an event it did not hold shows that none later can repeat one.
     let replayed: Set<string> | undefined;
+    // The newest id the client has (sent, replayed or named by a reload), where the broker can order ids.
+    let newest = stream.lastEventId;
+    const compare = broker.compare?.bind(broker);
     const deliver = (event: LiveEvent | Reload): void => {
-      if (event.name === 'reload') return write(stream, reloadEvent(event as Reload), log);
+      if (event.name === 'reload') {
+        if (event.id !== undefined) newest = event.id;
+        return write(stream, reloadEvent(event as Reload), log);
+      }
       const change = event as LiveEvent;
       if (replayed !== undefined) {
         if (replayed.delete(change.id)) return;
         replayed = undefined;
       }
+      // A notification that comes late (another process's, after this client reconnected) is not sent twice.
+      if (compare !== undefined && newest !== undefined && compare(change.id, newest) <= 0) return;
+      if (compare !== undefined) newest = change.id;
       if (pass(change)) write(stream, { event: change.name, id: change.id, data: change.data }, log);
     };
     unsubscribe = broker.subscribe(channel, (event) => {
@@ -273,10 +282,14 @@ export function live(options: LiveOptions = {}): Live {
         log.error({ err: error }, `${channel}: the events after ${lastId} could not be read`);
         missed = { name: 'reload' };
       }
-      if (!Array.isArray(missed)) write(stream, reloadEvent(missed as Reload), log);
-      else {
-        for (const event of missed as readonly LiveEvent[])
+      if (!Array.isArray(missed)) {
+        newest = (missed as Reload).id ?? newest;
+        write(stream, reloadEvent(missed as Reload), log);
+      } else {
+        for (const event of missed as readonly LiveEvent[]) {
+          newest = event.id;
           if (pass(event)) write(stream, { event: event.name, id: event.id, data: event.data }, log);
+        }
         if (missed.length > 0) replayed = new Set((missed as readonly LiveEvent[]).map((event) => event.id));
       }
     }

@@ -212,6 +212,12 @@ export class PostgresBroker implements Broker {
     };
   }
 
+  compare(a: string, b: string): number {
+    if (!ID.test(a) || !ID.test(b)) return NaN;
+    const difference = BigInt(a) - BigInt(b);
+    return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+  }
+
   async since(channel: string, lastId: string): Promise<readonly LiveEvent[] | Reload> {
     if (!ID.test(lastId)) {
       const { rows } = await this.#db.query<{ latest: string }>(
