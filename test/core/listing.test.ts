@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { filterRoutes, formatRoutes, guard, openapi, resource, routes } from '../../core/index.js';
 import { posts } from '../../examples/posts/table.js';
 import { ROOT } from '../support/paths.js';
-import { STYLESHEET } from '../../examples/posts/views/layout.js';
+import { LIVE_SCRIPT, STYLESHEET } from '../../examples/posts/views/layout.js';
 
 const ok = () => null;
 // The example's table without its style sheet's routes, whose fingerprint changes with the file.
@@ -19,19 +19,19 @@ test('formatRoutes() :: text is aligned columns, one route a line', () => {
   assert.is(
     formatRoutes(table),
     [
-      'Name             Method  Path                  Action           Guards       Hooks',
-      'posts.index      GET     /posts                posts#index      -            requestId, requestLog, session, etag',
-      'posts.show       GET     /posts/:post_id       posts#show       -            requestId, requestLog, session, etag',
-      'posts.new        GET     /posts/:post_id/new   posts#new        signInFirst  requestId, requestLog, session, etag',
-      'posts.edit       GET     /posts/:post_id/edit  posts#edit       signInFirst  requestId, requestLog, session, etag',
-      'posts.create     POST    /posts                posts#create     bearer       requestId, requestLog, session, etag',
-      'posts.update     PUT     /posts/:post_id       posts#update     bearer       requestId, requestLog, session, etag',
-      'posts.destroy    DELETE  /posts/:post_id       posts#destroy    bearer       requestId, requestLog, session, etag',
-      'session.new      GET     /session/new          session#new      -            requestId, requestLog, session, etag',
-      'session.create   POST    /session              session#create   -            requestId, requestLog, session, etag',
-      'session.destroy  DELETE  /session              session#destroy  -            requestId, requestLog, session, etag',
-      'tags.index       GET     /tags                 tags#index       -            -',
-      'tags.show        GET     /tags/:name           tags#show        -            -',
+      'Name             Method  Path                  Action           Guards       Hooks                                 Streams',
+      'posts.index      GET     /posts                posts#index      -            requestId, requestLog, session, etag  created, updated, destroyed, reload',
+      'posts.show       GET     /posts/:post_id       posts#show       -            requestId, requestLog, session, etag  created, updated, destroyed, reload',
+      'posts.new        GET     /posts/:post_id/new   posts#new        signInFirst  requestId, requestLog, session, etag  -',
+      'posts.edit       GET     /posts/:post_id/edit  posts#edit       signInFirst  requestId, requestLog, session, etag  -',
+      'posts.create     POST    /posts                posts#create     bearer       requestId, requestLog, session, etag  -',
+      'posts.update     PUT     /posts/:post_id       posts#update     bearer       requestId, requestLog, session, etag  -',
+      'posts.destroy    DELETE  /posts/:post_id       posts#destroy    bearer       requestId, requestLog, session, etag  -',
+      'session.new      GET     /session/new          session#new      -            requestId, requestLog, session, etag  -',
+      'session.create   POST    /session              session#create   -            requestId, requestLog, session, etag  -',
+      'session.destroy  DELETE  /session              session#destroy  -            requestId, requestLog, session, etag  -',
+      'tags.index       GET     /tags                 tags#index       -            -                                     -',
+      'tags.show        GET     /tags/:name           tags#show        -            -                                     -',
       '',
     ].join('\n'),
   );
@@ -106,6 +106,8 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
     '/posts/{post_id}',
     '/posts/{post_id}/new',
     '/posts/{post_id}/edit',
+    '/assets/live.js',
+    LIVE_SCRIPT,
     '/assets/site.css',
     STYLESHEET,
     '/session/new',
@@ -156,10 +158,11 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
   assert.is(create.responses['303'].content, undefined);
   // A browser gets every problem as a page (the error page, or the form again with its messages).
   assert.equal(Object.keys(create.responses['422'].content), ['application/problem+json', 'text/html']);
-  // Pages: index and show beside JSON, new and edit as their default.
+  // Pages: index and show beside JSON (and their event streams: the example watches itself), new and edit as their default.
   assert.equal(Object.keys(doc.paths['/posts'].get.responses['200'].content), [
     'application/json',
     'text/html',
+    'text/event-stream',
   ]);
   assert.equal(Object.keys(doc.paths['/posts/{post_id}/new'].get.responses['200'].content), [
     'text/html',
@@ -184,7 +187,7 @@ test('openapi() :: the example gives a valid, specific OpenAPI 3.1 document', as
   );
   assert.equal(
     doc.paths['/posts'].get.parameters.map((p: { name: string }) => p.name),
-    ['limit', 'offset'],
+    ['limit', 'offset', 'Last-Event-ID'],
   );
   assert.equal(Object.keys(doc.paths['/posts/{post_id}'].delete.responses), [
     '204',

@@ -31,7 +31,7 @@ test('examples/posts :: CORS_ORIGINS is a comma-separated list of origins; unset
   assert.not.match(formatRoutes(postsTable({ env: {} }, deterministicPosts())), /cors/);
   assert.match(
     formatRoutes(postsTable({ env: { CORS_ORIGINS: A } }, deterministicPosts())),
-    /posts#index +- +requestId, requestLog, cors, etag\n/,
+    /posts#index +- +requestId, requestLog, cors, etag +created, updated, destroyed, reload\n/,
   );
   const bad: Array<[string, RegExp]> = [
     [`${A},a.example`, /^CORS_ORIGINS: "a\.example" is not an origin; write scheme, host and port only/],
