@@ -17,6 +17,7 @@ import { noCodegenFigures } from './no-codegen.js';
 import { runtimesFigures } from './runtimes.js';
 import { serializeFigures } from './serialize.js';
 import { startupFigures } from './startup.js';
+import { liveFigures } from './live.js';
 import { builtAt } from './before.js';
 import { validatorFigures } from './validators.js';
 import { typesFigures } from './type-check.js';
@@ -314,33 +315,36 @@ async function matching(): Promise<string> {
 }
 
 const started = Date.now();
+// BENCH_PARTS=live,http runs just the parts it names (each part's variable less `BENCH_`, in lower case).
+const PARTS = process.env.BENCH_PARTS?.toLowerCase().split(',');
+const wanted = (part: string) =>
+  PARTS === undefined ? process.env[part] !== '0' : PARTS.includes(part.slice('BENCH_'.length).toLowerCase());
 const header = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, autocannon in the parent process.`;
 // BENCH_HTTP=0, BENCH_INPROCESS=0, BENCH_VALIDATION=0, BENCH_CROSSCUTTING=0, BENCH_VALIDATORS=0,
-// BENCH_SERIALIZE=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0, BENCH_NOCODEGEN=0, BENCH_STARTUP=0, BENCH_EXAMPLE=0 and BENCH_TYPES=0 each
-// leave out one part.
-if (process.env.BENCH_HTTP !== '0')
+// BENCH_SERIALIZE=0, BENCH_MATCHING=0, BENCH_RUNTIMES=0, BENCH_NOCODEGEN=0, BENCH_STARTUP=0, BENCH_EXAMPLE=0, BENCH_TYPES=0 and
+// BENCH_LIVE=0 each leave out one part.
+if (wanted('BENCH_HTTP'))
   console.log(
     `## HTTP: the posts workload (${REQUESTS.map((w) => `${w.method} ${w.path}`).join(', ')})\n\n${header}\n\n${await http()}\n`,
   );
-if (process.env.BENCH_INPROCESS !== '0')
+if (wanted('BENCH_INPROCESS'))
   console.log(`## In process: each variant's own work per request, no sockets\n\n${await inProcess()}\n`);
-if (process.env.BENCH_VALIDATION !== '0')
+if (wanted('BENCH_VALIDATION'))
   console.log(
     `## Validated create: POST /posts with a JSON Schema body, the same schema on sevenfold and fastify\n\n${await inProcess(VALIDATED, 'POST')}\n`,
   );
-if (process.env.BENCH_CROSSCUTTING !== '0')
+if (wanted('BENCH_CROSSCUTTING'))
   console.log(
     `## Around every request: an id, a log line to a file and an ETag (sevenfold), fastify's logger to a file${BEFORE === undefined ? '' : `; the library at ${BEFORE} beside it as it is`}\n\n${await inProcess(CROSSCUTTING)}\n`,
   );
-if (process.env.BENCH_VALIDATORS !== '0')
+if (wanted('BENCH_VALIDATORS'))
   console.log(`## JSON Schema validators on the posts body (ns per check)\n\n${validatorFigures()}\n`);
-if (process.env.BENCH_SERIALIZE !== '0')
+if (wanted('BENCH_SERIALIZE'))
   console.log(
     `## Response serializers on the posts answers, in process (ns per call)\n\n${await serializeFigures()}\n`,
   );
-if (process.env.BENCH_MATCHING !== '0')
-  console.log(`## Route matching and building\n\n${await matching()}\n`);
-if (process.env.BENCH_RUNTIMES !== '0')
+if (wanted('BENCH_MATCHING')) console.log(`## Route matching and building\n\n${await matching()}\n`);
+if (wanted('BENCH_RUNTIMES'))
   console.log(
     `## Runtimes: toFetch on Bun and Deno, and in process on Node, against Hono and Elysia (the posts workload)\n\n${await runtimesFigures(
       {
@@ -352,20 +356,33 @@ if (process.env.BENCH_RUNTIMES !== '0')
       },
     )}\n`,
   );
-if (process.env.BENCH_NOCODEGEN !== '0')
+if (wanted('BENCH_NOCODEGEN'))
   console.log(
     `## No code generation (as on workerd): precompiled validators and the general walk, in process on Node\n\n${await noCodegenFigures(ROUNDS)}\n`,
   );
-if (process.env.BENCH_STARTUP !== '0')
+if (wanted('BENCH_STARTUP'))
   console.log(
     `## examples/posts starting\n\n${await startupFigures(Number(process.env.BENCH_ROUNDS ?? 5))}\n`,
   );
-if (process.env.BENCH_EXAMPLE !== '0')
+if (wanted('BENCH_EXAMPLE'))
   console.log(
     `## examples/posts on its stores (GET /posts/seed-42, GET /posts?limit=10, POST /posts, GET /posts/seed-42/edit, PUT /posts/seed-7)\n\n${await exampleFigures()}\n`,
   );
-if (process.env.BENCH_TYPES !== '0')
+if (wanted('BENCH_TYPES'))
   console.log(
     `## Type-checking a large table: sevenfold against Hono's hc\n\n${typesFigures(Number(process.env.BENCH_ROUNDS ?? 5))}\n`,
+  );
+if (wanted('BENCH_LIVE'))
+  console.log(
+    `## Event streams: idle streams' memory and one event to many watchers, against node:http by hand and fastify\n\n${await liveFigures(
+      {
+        streams:
+          process.env.BENCH_LIVE_STREAMS === undefined ? undefined : Number(process.env.BENCH_LIVE_STREAMS),
+        watchers:
+          process.env.BENCH_LIVE_WATCHERS === undefined ? undefined : Number(process.env.BENCH_LIVE_WATCHERS),
+        memoryRounds: process.env.BENCH_ROUNDS === undefined ? undefined : Number(process.env.BENCH_ROUNDS),
+        latencyRounds: process.env.BENCH_ROUNDS === undefined ? undefined : Number(process.env.BENCH_ROUNDS),
+      },
+    )}\n`,
   );
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
