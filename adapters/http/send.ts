@@ -20,11 +20,15 @@ function reason(status: number): string {
 
 /** Writes a rendered response; HEAD gets the same status and headers and no body bytes. */
 export function send(req: IncomingMessage, res: ServerResponse, out: HttpResponse): void {
-  if (res.headersSent || res.writableEnded || res.destroyed) return;
-  if (isDraining(res)) res.shouldKeepAlive = false;
-  const bodiless = out.status === 204 || out.status === 304;
   const body = out.body;
   const stream = typeof body === 'string' || body instanceof Uint8Array ? undefined : body;
+  if (res.headersSent || res.writableEnded || res.destroyed) {
+    // Nobody will read it (the client left while the handler ran): an event stream closes, a file is let go.
+    if (stream !== undefined) void stream.cancel().catch(() => {});
+    return;
+  }
+  if (isDraining(res)) res.shouldKeepAlive = false;
+  const bodiless = out.status === 204 || out.status === 304;
   if (!bodiless && stream === undefined)
     out.headers['Content-Length'] = String(
       typeof body === 'string' ? Buffer.byteLength(body) : (body as Uint8Array).byteLength,

@@ -22,6 +22,11 @@ import { setHeaders } from '../../core/util/headers.js';
 
 const INTERNAL = new HttpError(500);
 
+/** A body of no bytes and no length, as HEAD of a stream is sent: the adapters frame it as they frame a stream. */
+function emptyBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
+}
+
 /** Event streams open in this process, whatever table serves them: what `maxEventStreams` bounds. */
 let openStreams = 0;
 
@@ -65,21 +70,28 @@ export function way(
   }
 
   /**
-   * An event stream: refused past `maxEventStreams` before it starts, else opened (its `start` runs) and sent;
-   * it counts until it closes, however it closes.
+   * An event stream: checked (`checkResponses`), sent bare to HEAD, refused past `maxEventStreams`, all before
+   * it starts; else opened (its `start` runs) and sent, counted until it closes, however it closes.
    */
   function stream(x: Exchange, events: EventStream, reply: Reply): void {
-    if (openStreams >= settings.maxEventStreams) return fail(x, tooManyStreams);
+    const headers = eventStreamHeaders();
+    if (reply.headers !== null) setHeaders(headers, reply.headers);
+    const head: HttpResponse =
+      reply.cookies === null
+        ? { status: 200, headers, body: '' }
+        : { status: 200, headers, body: '', cookies: reply.cookies };
+    // Checked before it opens, so that an answer the documentation refuses never runs its `start`.
+    const checked = checkedResponse(x, head);
+    if (checked !== head) return (events.close(), send(x, checked));
+    // HEAD gets the head alone: a stream nobody reads is never started (nor counted).
+    if (x.req.method === 'HEAD') return (events.close(), send(x, { ...head, body: emptyBody() }));
+    if (openStreams >= settings.maxEventStreams) return (events.close(), fail(x, tooManyStreams));
     openStreams++;
     events.onClose(() => openStreams--);
     // Once open, the stream outlives the request path: its errors are reported with the request they served.
     const request = x.matchedRequest;
     x.events = events;
-    const body = openEventStream(events, (error) => onError(error, request));
-    const headers = eventStreamHeaders();
-    if (reply.headers !== null) setHeaders(headers, reply.headers);
-    const out: HttpResponse = { status: 200, headers, body };
-    send(x, reply.cookies === null ? out : { ...out, cookies: reply.cookies });
+    send(x, { ...head, body: openEventStream(events, (error) => onError(error, request)) });
   }
 
   /**
@@ -142,6 +154,8 @@ export function way(
     try {
       x.write(out);
     } catch (error) {
+      // The platform refused the head (a header it cannot send): the stream it was to carry has no reader.
+      x.events?.close();
       report(x, error);
       try {
         x.write(errorResponse(x, INTERNAL, undefined));

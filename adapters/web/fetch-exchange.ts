@@ -186,7 +186,10 @@ export class FetchExchange extends Exchange {
     const body = out.body;
     const bodiless = noContent || this.req.method === 'HEAD';
     const stream = typeof body === 'string' || body instanceof Uint8Array ? undefined : body;
-    if (bodiless && stream !== undefined) void stream.cancel().catch(() => {});
+    // A stream nobody reads (HEAD's, or one whose client left while the handler ran) is let go: an event stream
+    // closes.
+    const dropped = stream !== undefined && (bodiless || this.request.signal.aborted);
+    if (dropped) void stream.cancel().catch(() => {});
     else if (stream !== undefined && this.streams !== undefined) this.track(stream);
     // No body at all rather than an empty one, which the Response constructor would give a Content-Type.
     const empty = body === '' || (body instanceof Uint8Array && body.byteLength === 0);
@@ -200,20 +203,31 @@ export class FetchExchange extends Exchange {
     const headers = out.cookies === undefined ? responseHeaders(out.headers) : headersWithCookies(out);
     this.handOver(
       new Response(
-        bodiless || empty ? null : (body as BodyInit),
+        bodiless || empty || dropped ? null : (body as BodyInit),
         headers === undefined ? { status: out.status } : { status: out.status, headers },
       ),
     );
   }
 
-  /** Keeps an event stream for `drain()`; one written while draining ends at once (its queued bytes still go). */
+  /**
+   * Keeps an event stream for `drain()`, and closes it when the request's signal aborts; one written while
+   * draining ends at once (its queued bytes still go).
+   */
   private track(body: ReadableStream<Uint8Array>): void {
     const events = eventStreamOf(body);
     if (events === undefined) return;
     const streams = this.streams!;
     if (streams.draining) return events.close();
     streams.open.add(events);
-    events.onClose(() => streams.open.delete(events));
+    // workerd never cancels a body whose client left, it aborts the request's signal (enable_request_signal):
+    // without this, the stream would count as open for the isolate's life.
+    const signal = this.request.signal;
+    const gone = () => events.close();
+    signal.addEventListener('abort', gone, { once: true });
+    events.onClose(() => {
+      streams.open.delete(events);
+      signal.removeEventListener('abort', gone);
+    });
   }
 
   destroy(): void {

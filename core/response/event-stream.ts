@@ -22,7 +22,8 @@ export interface EventStreamOptions {
   readonly retry?: number;
   /**
    * Bytes queued for a client that reads slower than events come before the stream is closed (it reconnects
-   * with `Last-Event-ID` and catches up): memory per stream stays bounded. Default 1 MiB.
+   * with `Last-Event-ID` and catches up): memory per stream stays bounded. An event larger than this alone is
+   * still sent while no more than this waits before it. Default 1 MiB.
    */
   readonly maxBuffered?: number;
 }
@@ -56,9 +57,10 @@ export function formatEvent(event: ServerEvent): string {
   let text = '';
   if (event.event !== undefined) text += `event: ${field('event', event.event)}\n`;
   if (event.id !== undefined) {
+    const id = field('id', event.id);
     // A NUL makes clients ignore the id (and keep the previous one), so it is refused like a line break.
-    if (event.id.includes('\0')) throw new TypeError('a server-sent event id cannot contain NUL');
-    text += `id: ${field('id', event.id)}\n`;
+    if (id.includes('\0')) throw new TypeError('a server-sent event id cannot contain NUL');
+    text += `id: ${id}\n`;
   }
   if (event.retry !== undefined) {
     if (!Number.isSafeInteger(event.retry) || event.retry < 0)
@@ -69,6 +71,9 @@ export function formatEvent(event: ServerEvent): string {
   }
   if (event.data !== undefined) {
     const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+    // JSON has no text for a function or a symbol: refused here rather than failing on `undefined` below.
+    if (data === undefined)
+      throw new TypeError(`a server-sent event's data must be a string or JSON, got ${typeof event.data}`);
     for (const line of data.split(LINE_BREAK)) text += `data: ${line}\n`;
   }
   return text === '' ? '' : `${text}\n`;
@@ -98,7 +103,7 @@ export class EventStream implements EventSink {
   readonly #heartbeat: number;
   readonly #retry: number | undefined;
   readonly #maxBuffered: number;
-  readonly #abort = new AbortController();
+  #abort: AbortController | undefined = undefined;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined = undefined;
   #timer: ReturnType<typeof setInterval> | undefined = undefined;
   #closed = false;
@@ -118,6 +123,12 @@ export class EventStream implements EventSink {
   }
 
   get signal(): AbortSignal {
+    // Made when first asked for: workerd refuses an AbortController made at a module's top level, where live()
+    // makes a stream to check its options.
+    if (this.#abort === undefined) {
+      this.#abort = new AbortController();
+      if (this.#closed) this.#abort.abort();
+    }
     return this.#abort.signal;
   }
 
@@ -194,19 +205,23 @@ export class EventStream implements EventSink {
   #write(text: string): boolean {
     const controller = this.#controller;
     if (this.#closed || controller === undefined) return false;
-    try {
-      controller.enqueue(ENCODER.encode(text));
-    } catch {
-      // The reader cancelled between our check and this write: the client is gone.
-      this.#finish();
-      return false;
-    }
-    // Past `maxBuffered` the client is not keeping up: the queue is dropped and the connection closed.
-    if ((controller.desiredSize ?? 0) < 0) {
+    const bytes = ENCODER.encode(text);
+    const waiting = this.#maxBuffered - (controller.desiredSize ?? 0);
+    // Past `maxBuffered` the client is not keeping up, so the queue is dropped and the connection closed; an event
+    // larger than that alone goes while the queue is within it, or no client, however fast, could ever get it.
+    const size = bytes.byteLength;
+    if (size > this.#maxBuffered ? waiting > this.#maxBuffered : waiting + size > this.#maxBuffered) {
       this.#finish();
       controller.error(
         new Error(`the client read slower than events came (over ${this.#maxBuffered} bytes queued)`),
       );
+      return false;
+    }
+    try {
+      controller.enqueue(bytes);
+    } catch {
+      // The reader cancelled between our check and this write: the client is gone.
+      this.#finish();
       return false;
     }
     return true;
@@ -216,7 +231,7 @@ export class EventStream implements EventSink {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#abort.abort();
+    this.#abort?.abort();
     const listeners = this.#closing;
     this.#closing = [];
     for (const listener of listeners) listener();
