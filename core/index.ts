@@ -64,6 +64,8 @@ export {
   EventStream,
   events,
   formatEvent,
+  prepareEvent,
+  PreparedEvent,
   type EventSink,
   type EventStreamOptions,
   type ServerEvent,

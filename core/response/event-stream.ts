@@ -36,8 +36,11 @@ export interface EventSink {
   readonly signal: AbortSignal;
   /** Whether the stream is closed; writes then do nothing. */
   readonly closed: boolean;
-  /** Writes an event; `false`, writing nothing, once the stream is closed. Throws on a CR/LF in `event` or `id`. */
-  send(event: ServerEvent): boolean;
+  /**
+   * Writes an event, or one `prepareEvent()` formatted for many streams; `false`, writing nothing, once the
+   * stream is closed. Throws on a CR/LF in `event` or `id`.
+   */
+  send(event: ServerEvent | PreparedEvent): boolean;
   /** Writes a comment line (`: text`), which clients ignore. */
   comment(text?: string): boolean;
   /** Ends the stream: the client sees its end (and an `EventSource` reconnects). */
@@ -46,6 +49,22 @@ export interface EventSink {
 
 const ENCODER = new TextEncoder();
 const LINE_BREAK = /\r\n|\r|\n/;
+// Encoded once: every stream's heartbeat writes these same bytes.
+const HEARTBEAT = ENCODER.encode(':\n\n');
+
+/** An event formatted and encoded once, so that sending it to a thousand streams encodes it once. */
+export class PreparedEvent {
+  readonly bytes: Uint8Array;
+
+  constructor(event: ServerEvent) {
+    this.bytes = ENCODER.encode(formatEvent(event));
+  }
+}
+
+/** Formats an event once for many streams: `stream.send(prepared)` in each writes the same bytes. */
+export function prepareEvent(event: ServerEvent): PreparedEvent {
+  return new PreparedEvent(event);
+}
 const DEFAULT_HEARTBEAT = 15_000;
 const DEFAULT_MAX_BUFFERED = 1024 * 1024;
 
@@ -136,14 +155,14 @@ export class EventStream implements EventSink {
     return this.#closed;
   }
 
-  send(event: ServerEvent): boolean {
+  send(event: ServerEvent | PreparedEvent): boolean {
     // Formatted first, so a bad field throws at the caller even on a closed stream.
-    const text = formatEvent(event);
-    return text === '' ? !this.#closed : this.#write(text);
+    const bytes = event instanceof PreparedEvent ? event.bytes : ENCODER.encode(formatEvent(event));
+    return bytes.byteLength === 0 ? !this.#closed : this.#write(bytes);
   }
 
   comment(text = ''): boolean {
-    return this.#write(formatComment(text));
+    return this.#write(ENCODER.encode(formatComment(text)));
   }
 
   close(): void {
@@ -180,9 +199,9 @@ export class EventStream implements EventSink {
       { highWaterMark: this.#maxBuffered, size: (chunk) => chunk.byteLength },
     );
     // The first bytes go out at once, so that the client has the response head before any event.
-    this.#write(this.#retry === undefined ? ':\n\n' : `retry: ${this.#retry}\n\n`);
+    this.#write(this.#retry === undefined ? HEARTBEAT : ENCODER.encode(`retry: ${this.#retry}\n\n`));
     if (this.#heartbeat > 0) {
-      this.#timer = setInterval(() => this.#write(':\n\n'), this.#heartbeat);
+      this.#timer = setInterval(() => this.#write(HEARTBEAT), this.#heartbeat);
       // A stream waiting for events must not keep a Node process alive.
       (this.#timer as { unref?: () => void }).unref?.();
     }
@@ -202,10 +221,9 @@ export class EventStream implements EventSink {
     return body;
   }
 
-  #write(text: string): boolean {
+  #write(bytes: Uint8Array): boolean {
     const controller = this.#controller;
     if (this.#closed || controller === undefined) return false;
-    const bytes = ENCODER.encode(text);
     const waiting = this.#maxBuffered - (controller.desiredSize ?? 0);
     // Past `maxBuffered` the client is not keeping up, so the queue is dropped and the connection closed; an event
     // larger than that alone goes while the queue is within it, or no client, however fast, could ever get it.

@@ -604,6 +604,28 @@ test('Last-Event-ID :: an event whose notification comes late, at or before the 
   await resumed.close();
 });
 
+test('Last-Event-ID :: a replay larger than half of maxBuffered is a reload to its last id, not a stream cut at every reconnect', async () => {
+  const app = blog({ maxBuffered: 4096 });
+  const first = await app.watch('/posts');
+  for (let i = 0; i < 6; i++) await app.send('POST', '/posts', { title: 'x'.repeat(500) });
+  const seen = await first.take(6);
+  await first.close();
+  const resumed = await app.watch('/posts', { 'Last-Event-ID': seen[0]!.id! });
+  const [reload] = await resumed.take(1);
+  assert.is(reload!.event, 'reload');
+  assert.is(reload!.id, seen[5]!.id);
+  await app.send('POST', '/posts', { title: 'after' });
+  assert.equal((await resumed.take(1)).map(shown), [['created', { id: '7', title: 'after' }]]);
+  await resumed.close();
+  const near = await app.watch('/posts', { 'Last-Event-ID': seen[4]!.id! });
+  assert.equal(
+    (await near.take(2)).map((event) => event.event),
+    ['created', 'created'],
+    'a small replay is sent',
+  );
+  await near.close();
+});
+
 test('memoryBroker().compare :: orders its own ids, NaN for an id it did not give', async () => {
   const broker = memoryBroker();
   const a = await broker.publish('posts', { name: 'created', scope: '', data: '{}' });

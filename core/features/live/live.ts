@@ -3,6 +3,8 @@ import {
   events,
   Result,
   RouteDefinitionError,
+  prepareEvent,
+  PreparedEvent,
   type EventSink,
   type EventStreamOptions,
   type HandlerRequest,
@@ -96,6 +98,8 @@ export function live(options: LiveOptions = {}): Live {
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.maxBuffered === undefined ? {} : { maxBuffered: options.maxBuffered }),
   };
+  // Half of what a stream may queue, so that live events still fit behind a replay.
+  const replayLimit = (options.maxBuffered ?? 1024 * 1024) / 2;
   // Made once and never opened, so that a wrong heartbeat, retry or maxBuffered throws here, not at a watcher.
   events({ headers: {} }, () => {}, streamOptions);
   const resources = new Map<string, Watched>();
@@ -265,7 +269,7 @@ export function live(options: LiveOptions = {}): Live {
       // A notification that comes late (another process's, after this client reconnected) is not sent twice.
       if (compare !== undefined && newest !== undefined && compare(change.id, newest) <= 0) return;
       if (compare !== undefined) newest = change.id;
-      if (pass(change)) write(stream, { event: change.name, id: change.id, data: change.data }, log);
+      if (pass(change)) write(stream, prepared(change), log);
     };
     unsubscribe = broker.subscribe(channel, (event) => {
       if (waiting === undefined) deliver(event);
@@ -282,13 +286,16 @@ export function live(options: LiveOptions = {}): Live {
         log.error({ err: error }, `${channel}: the events after ${lastId} could not be read`);
         missed = { name: 'reload' };
       }
+      // A replay larger than a stream may queue would be cut as a slow reader's, again at every reconnect.
+      if (Array.isArray(missed) && replayBytes(missed as readonly LiveEvent[], pass) > replayLimit)
+        missed = { name: 'reload', id: (missed as readonly LiveEvent[]).at(-1)!.id };
       if (!Array.isArray(missed)) {
         newest = (missed as Reload).id ?? newest;
         write(stream, reloadEvent(missed as Reload), log);
       } else {
         for (const event of missed as readonly LiveEvent[]) {
           newest = event.id;
-          if (pass(event)) write(stream, { event: event.name, id: event.id, data: event.data }, log);
+          if (pass(event)) write(stream, prepared(event), log);
         }
         if (missed.length > 0) replayed = new Set((missed as readonly LiveEvent[]).map((event) => event.id));
       }
@@ -510,7 +517,34 @@ function lists(vary: string, field: string): boolean {
 }
 
 /** Writes an event; one the stream cannot carry (a broker's id with a line break) ends that stream alone. */
-function write(stream: EventSink, event: ServerEvent, log: Logger): void {
+/** The bytes a replay of `events` writes to a stream that passes them. */
+function replayBytes(events: readonly LiveEvent[], pass: (event: LiveEvent) => boolean): number {
+  let bytes = 0;
+  for (const event of events) {
+    if (!pass(event)) continue;
+    const ready = prepared(event);
+    bytes += ready instanceof PreparedEvent ? ready.bytes.byteLength : event.data.length;
+  }
+  return bytes;
+}
+
+// A change a broker delivers to a thousand watchers is formatted and encoded once, for all of them.
+const PREPARED = new WeakMap<LiveEvent, PreparedEvent>();
+
+function prepared(change: LiveEvent): ServerEvent | PreparedEvent {
+  let event = PREPARED.get(change);
+  if (event !== undefined) return event;
+  const fields = { event: change.name, id: change.id, data: change.data };
+  try {
+    PREPARED.set(change, (event = prepareEvent(fields)));
+  } catch {
+    // A field a broker got wrong (a line break in an id): sending it again throws where write() reports it.
+    return fields;
+  }
+  return event;
+}
+
+function write(stream: EventSink, event: ServerEvent | PreparedEvent, log: Logger): void {
   try {
     stream.send(event);
   } catch (error) {
