@@ -22,28 +22,34 @@ const esbuild = needRuntimePackage<Esbuild>(
   'the client bundle (test/package/client-bundle.test.ts)',
 );
 
+/**
+ * The built entry bundled as a bundler resolves it from the package, for a browser (where importing a node:
+ * builtin fails the build), minified: its text and its gzipped size, which must be at most `max` bytes.
+ */
+async function browserBundle(file: string, max: number): Promise<string> {
+  const bundle = await esbuild.found!.build({
+    entryPoints: [join(ROOT, 'build', 'core', 'client', file)],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const [output] = bundle.outputFiles;
+  const gzipped = gzipSync(output!.contents, { level: 9 }).length;
+  assert.ok(gzipped <= max, `build/core/client/${file} is ${gzipped} bytes gzipped`);
+  assert.not.match(output!.text, /node:/);
+  return output!.text;
+}
+
 needs(esbuild, test)(
   'sevenfold/client :: bundles for a browser, minified and gzipped, under 2 kB, and runs',
   async () => {
-    // The built entry, as a bundler resolves `sevenfold/client` from the package.
-    const bundle = await esbuild.found!.build({
-      entryPoints: [join(ROOT, 'build', 'core', 'client', 'index.js')],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      // A browser has no node: builtins: importing one fails the build.
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-    });
-    const [output] = bundle.outputFiles;
-    const gzipped = gzipSync(output!.contents, { level: 9 }).length;
-    assert.ok(gzipped <= MAX_GZIPPED_BYTES, `the client is ${gzipped} bytes gzipped`);
-    assert.not.match(output!.text, /node:/);
-
+    const text = await browserBundle('index.js', MAX_GZIPPED_BYTES);
     // The bundle alone, loaded as a module, calls a table in process.
-    const loaded = (await import(`data:text/javascript,${encodeURIComponent(output!.text)}`)) as {
+    const loaded = (await import(`data:text/javascript,${encodeURIComponent(text)}`)) as {
       client: typeof Client;
     };
     const table = clientApp();
@@ -59,20 +65,7 @@ const MAX_WATCH_GZIPPED_BYTES = 2048;
 needs(esbuild, test)(
   'sevenfold/client/watch :: bundles for a browser on its own, under 2 kB gzipped',
   async () => {
-    const bundle = await esbuild.found!.build({
-      entryPoints: [join(ROOT, 'build', 'core', 'client', 'watch.js')],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-    });
-    const [output] = bundle.outputFiles;
-    const gzipped = gzipSync(output!.contents, { level: 9 }).length;
-    assert.ok(gzipped <= MAX_WATCH_GZIPPED_BYTES, `sevenfold/client/watch is ${gzipped} bytes gzipped`);
-    assert.not.match(output!.text, /node:/);
+    await browserBundle('watch.js', MAX_WATCH_GZIPPED_BYTES);
   },
 );
 
