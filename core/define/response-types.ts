@@ -13,6 +13,7 @@ import type {
   SchemaFor,
 } from './resource-types.js';
 import type { Result, STATUSES } from '../response/reply.js';
+import type { WATCHES } from './watch.js';
 import type { Infer, InferInput } from '../schema/infer.js';
 
 /** The status a single `response` schema describes: the action's success (create `201`, else `200`). */
@@ -117,8 +118,8 @@ export interface WatchedApi<T = unknown, I = unknown> {
 type Ok<R> = R extends { readonly 200: infer T } ? T : unknown;
 
 /**
- * What the events of a resource declared with `watch` carry, read once per resource; `undefined` without it.
- * `live().only()` is not told apart: both index and show are typed as watched.
+ * What the events of a resource declared with `watch` carry, read once per resource; `undefined` without it
+ * (`WatchesOf` says which of index and show stream).
  */
 export type WatchedOf<K extends Kind, N extends string, O> = O extends { readonly watch: object }
   ? WatchedApi<
@@ -129,6 +130,11 @@ export type WatchedOf<K extends Kind, N extends string, O> = O extends { readonl
             keyof ParamsFrom<PathOf<K, 'show', N, O>, SchemaFor<O, 'show'>>]
     >
   : undefined;
+
+/** The actions that stream, by the `watch` option's type: `changes.only('show')` is `'show'`. */
+type WatchesOf<O> = O extends { readonly watch: { readonly [WATCHES]?: infer A } }
+  ? Extract<A, 'index' | 'show'>
+  : 'index' | 'show';
 
 /** Every routed action of a resource as a client calls it: what it sends typed as input (defaults optional). */
 export type ApiOf<K extends Kind, A extends string, N extends string, O, W = WatchedOf<K, N, O>> = {
@@ -143,7 +149,7 @@ export type ApiOf<K extends Kind, A extends string, N extends string, O, W = Wat
         ? unknown
         : undefined,
     ResponsesOf<SchemaFor<O, X>, X>,
-    X extends 'index' | 'show' ? W : undefined
+    X extends WatchesOf<O> ? W : undefined
   >;
 };
 

@@ -17,9 +17,14 @@ export interface WatchedResource {
  * routes with watching added (streaming routes carry `events`, changing routes tell of their changes): the
  * table, printed or mounted, is the one it returns.
  */
-export interface Watcher {
+export interface Watcher<A extends 'index' | 'show' = 'index' | 'show'> {
   watchRoutes(resource: WatchedResource): readonly Route[];
+  /** For the types only (no such property exists): the actions that stream, which a typed client may watch. */
+  readonly [WATCHES]?: A;
 }
+
+/** Where a watcher's type keeps the actions that stream. */
+export declare const WATCHES: unique symbol;
 
 /** The option checked: a watcher, or a thrown error naming the resource and the fix. */
 export function checkWatch(call: string, name: string, watch: unknown): Watcher | undefined {

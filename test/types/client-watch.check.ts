@@ -45,8 +45,18 @@ const comments = resource(
 );
 const profile = singular('profile', { show: () => ({ name: 'me' }) }, { watch: changes });
 const drafts = resource('drafts', { index: () => [], show: () => ({}) });
+// Watched for show alone: its index does not stream, and the client's types know it.
+const tags = resource('tags', { index: () => [], show: () => ({}) }, { watch: changes.only('show') });
 
-const api = client(routes(posts, notes, comments, profile, drafts), { baseUrl: 'http://localhost:3000' });
+const api = client(routes(posts, notes, comments, profile, drafts, tags), {
+  baseUrl: 'http://localhost:3000',
+});
+
+export function onlyShow() {
+  watch(api.tags.show, { params: { tag_id: 'rust' } });
+  // @ts-expect-error changes.only('show'): the index does not stream
+  watch(api.tags.index);
+}
 
 type PostEvent =
   | { readonly event: 'created'; readonly id: string; readonly data: Post }

@@ -40,7 +40,7 @@ export interface Live extends Watcher {
   /** The broker changes go through. */
   readonly broker: Broker;
   /** Watching for one action alone: `{ watch: changes.only('show') }`. */
-  only(...actions: readonly ('index' | 'show')[]): Watcher;
+  only<A extends 'index' | 'show'>(...actions: readonly A[]): Watcher<A>;
   /**
    * Publishes a change made outside the resource's own create, update and destroy (a job, another table):
    * `await changes.publish('posts', 'updated', post)`. `data` is written by the resource's show serializer and
@@ -331,7 +331,7 @@ export function live(options: LiveOptions = {}): Live {
     }
   }
 
-  function only(...actions: readonly ('index' | 'show')[]): Watcher {
+  function only<A extends 'index' | 'show'>(...actions: readonly A[]): Watcher<A> {
     if (actions.length === 0)
       throw new TypeError(`live().only(): name what streams, 'index', 'show' or both`);
     for (const action of actions)
