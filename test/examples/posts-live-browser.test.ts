@@ -3,7 +3,6 @@
 // are skipped, with a warning, where no Chromium is installed (failing under CI=true).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite, test } from 'uvu';
@@ -15,13 +14,12 @@ import { routesOf } from '../../examples/posts/routes.js';
 import { LIVE_INTEGRITY, LIVE_SCRIPT, PAGE_HEADERS, errorView } from '../../examples/posts/views/layout.js';
 import { editView, indexView, newView, showView } from '../../examples/posts/views/posts.js';
 import { signInView } from '../../examples/posts/views/sign-in.js';
-import { launchChromium, needChromium } from '../support/browser.js';
+import { accessible, launchChromium, needChromium } from '../support/browser.js';
 import { needs } from '../support/needs.js';
 import { ROOT } from '../support/paths.js';
 import { EXAMPLE, start, stop, type Started } from '../support/spawn.js';
 
 const SCRIPT = readFileSync(join(ROOT, 'examples/posts/public/live.js'));
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TOKEN = 'live-browser-token';
 const WAIT = { timeout: 5000 };
 
@@ -93,6 +91,29 @@ async function client(browser: Browser, options: Parameters<Browser['newContext'
   return { context, problems };
 }
 
+type Client = Awaited<ReturnType<typeof client>>;
+
+/**
+ * Starts the example on node with posts in memory (writes open to all unless `env` sets POSTS_TOKEN) and a
+ * client for each of `options`, runs `check` with them, and closes them all after, whatever `check` did.
+ */
+async function onExample(
+  browser: Browser,
+  env: Record<string, string>,
+  options: ReadonlyArray<Parameters<Browser['newContext']>[0]>,
+  check: (server: Started, ...clients: Client[]) => Promise<void>,
+): Promise<void> {
+  const server = await start('node', EXAMPLE, { PORT: '0', DATA_DIR: 'memory', LOG_LEVEL: 'silent', ...env });
+  const clients: Client[] = [];
+  try {
+    for (const option of options) clients.push(await client(browser, option));
+    await check(server, ...clients);
+  } finally {
+    await Promise.all(clients.map(({ context }) => context.close()));
+    await stop(server);
+  }
+}
+
 /** Opens the index at `path` and resolves once its event stream answered, so that no change is missed. */
 async function watching(context: BrowserContext, url: string): Promise<Page> {
   const page = await context.newPage();
@@ -111,21 +132,6 @@ async function sameDocument(page: Page): Promise<void> {
     await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument === true),
     'the page was not reloaded',
   );
-}
-
-/** axe-core's WCAG 2.1 A and AA rules in the page, failing with every violation (as browser.test.ts does). */
-async function accessible(page: Page): Promise<void> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: Function } }).axe;
-    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return results.violations.map(
-      (v: { id: string; nodes: Array<{ html: string }> }) =>
-        `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`,
-    );
-  });
-  assert.equal(violations, [], `axe-core on ${page.url()}`);
 }
 
 /** The list as the page shows it now (`ul.posts` or "No posts yet.") and its pages' links, as markup. */
@@ -161,98 +167,82 @@ async function api(server: Started, method: string, path: string, body?: object)
 
 run(
   'a signed-in client writes through the forms; another client’s index follows each change without reloading',
-  async ({ browser }) => {
-    const server = await start('node', EXAMPLE, {
-      PORT: '0',
-      DATA_DIR: 'memory',
-      LOG_LEVEL: 'silent',
-      POSTS_TOKEN: TOKEN,
-      SESSION_SECRET: 'a live browser secret of 32 chars',
-    });
-    const reader = await client(browser);
-    const writer = await client(browser);
-    try {
-      const index = await watching(reader.context, `${server.url}/posts`);
-      assert.ok(await index.getByText('No posts yet.').isVisible());
-      await accessible(index);
+  ({ browser }) =>
+    onExample(
+      browser,
+      { POSTS_TOKEN: TOKEN, SESSION_SECRET: 'a live browser secret of 32 chars' },
+      [{}, {}],
+      async (server, reader, writer) => {
+        const index = await watching(reader.context, `${server.url}/posts`);
+        assert.ok(await index.getByText('No posts yet.').isVisible());
+        await accessible(index);
 
-      // the writer signs in on the way to the new-post form, and creates a post
-      const page = await writer.context.newPage();
-      await page.goto(`${server.url}/posts/live/new`);
-      assert.is(new URL(page.url()).pathname, '/session/new');
-      await noScript(page);
-      await page.getByLabel('Token').fill(TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      assert.is(new URL(page.url()).pathname, '/posts/live/new');
-      await noScript(page);
-      await page.getByLabel('Title').fill('Written <em>elsewhere</em>');
-      await page.getByRole('button', { name: 'Create post' }).click();
-      assert.is(new URL(page.url()).pathname, '/posts/live');
-      await noScript(page);
+        // the writer signs in on the way to the new-post form, and creates a post
+        const page = await writer.context.newPage();
+        await page.goto(`${server.url}/posts/live/new`);
+        assert.is(new URL(page.url()).pathname, '/session/new');
+        await noScript(page);
+        await page.getByLabel('Token').fill(TOKEN);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        assert.is(new URL(page.url()).pathname, '/posts/live/new');
+        await noScript(page);
+        await page.getByLabel('Title').fill('Written <em>elsewhere</em>');
+        await page.getByRole('button', { name: 'Create post' }).click();
+        assert.is(new URL(page.url()).pathname, '/posts/live');
+        await noScript(page);
 
-      // the reader's list shows it, linked as the server links it, and says so
-      const created = index.getByRole('link', { name: 'Written <em>elsewhere</em>', exact: true });
-      await created.waitFor(WAIT);
-      assert.is(await created.getAttribute('href'), '/posts/live');
-      assert.is(
-        await index.getByRole('link', { name: 'Edit Written <em>elsewhere</em>' }).getAttribute('href'),
-        '/posts/live/edit',
-      );
-      assert.is(await index.locator('main em').count(), 0, 'the title is text');
-      assert.is(await index.getByText('No posts yet.').count(), 0);
-      assert.is(await said(index).innerText(), 'New post “Written <em>elsewhere</em>”.');
-      await sameDocument(index);
-      await accessible(index);
+        // the reader's list shows it, linked as the server links it, and says so
+        const created = index.getByRole('link', { name: 'Written <em>elsewhere</em>', exact: true });
+        await created.waitFor(WAIT);
+        assert.is(await created.getAttribute('href'), '/posts/live');
+        assert.is(
+          await index.getByRole('link', { name: 'Edit Written <em>elsewhere</em>' }).getAttribute('href'),
+          '/posts/live/edit',
+        );
+        assert.is(await index.locator('main em').count(), 0, 'the title is text');
+        assert.is(await index.getByText('No posts yet.').count(), 0);
+        assert.is(await said(index).innerText(), 'New post “Written <em>elsewhere</em>”.');
+        await sameDocument(index);
+        await accessible(index);
 
-      // edited: the new title, in both links
-      await page.getByRole('link', { name: 'Edit' }).click();
-      await noScript(page);
-      await page.getByLabel('Title').fill('Edited elsewhere');
-      await page.getByRole('button', { name: 'Save changes' }).click();
-      await index.getByRole('link', { name: 'Edited elsewhere', exact: true }).waitFor(WAIT);
-      assert.ok(await index.getByRole('link', { name: 'Edit Edited elsewhere' }).isVisible());
-      assert.is(await index.locator('ul.posts li').count(), 1);
-      assert.is(await said(index).innerText(), '“Edited elsewhere” was edited.');
+        // edited: the new title, in both links
+        await page.getByRole('link', { name: 'Edit' }).click();
+        await noScript(page);
+        await page.getByLabel('Title').fill('Edited elsewhere');
+        await page.getByRole('button', { name: 'Save changes' }).click();
+        await index.getByRole('link', { name: 'Edited elsewhere', exact: true }).waitFor(WAIT);
+        assert.ok(await index.getByRole('link', { name: 'Edit Edited elsewhere' }).isVisible());
+        assert.is(await index.locator('ul.posts li').count(), 1);
+        assert.is(await said(index).innerText(), '“Edited elsewhere” was edited.');
 
-      // destroyed: gone, and the list is the empty one again
-      await page.getByRole('button', { name: 'Delete this post' }).click();
-      assert.is(new URL(page.url()).pathname, '/posts');
-      await index.getByText('No posts yet.').waitFor(WAIT);
-      assert.is(await index.locator('ul.posts').count(), 0);
-      assert.is(await said(index).innerText(), '“Edited elsewhere” was deleted.');
-      await sameDocument(index);
-      await accessible(index);
+        // destroyed: gone, and the list is the empty one again
+        await page.getByRole('button', { name: 'Delete this post' }).click();
+        assert.is(new URL(page.url()).pathname, '/posts');
+        await index.getByText('No posts yet.').waitFor(WAIT);
+        assert.is(await index.locator('ul.posts').count(), 0);
+        assert.is(await said(index).innerText(), '“Edited elsewhere” was deleted.');
+        await sameDocument(index);
+        await accessible(index);
 
-      assert.equal([...reader.problems, ...writer.problems], []);
-      // a page that does not exist is a page without the script too (its 404 is an error in the console)
-      await page.goto(`${server.url}/posts/absent`);
-      await noScript(page);
-    } finally {
-      await reader.context.close();
-      await writer.context.close();
-      await stop(server);
-    }
-  },
+        assert.equal([...reader.problems, ...writer.problems], []);
+        // a page that does not exist is a page without the script too (its 404 is an error in the console)
+        await page.goto(`${server.url}/posts/absent`);
+        await noScript(page);
+      },
+    ),
 );
 
 run(
   'the index follows API writes within its page: a full page gains its next link, and what it cannot show it says',
-  async ({ browser }) => {
-    const server = await start('node', EXAMPLE, {
-      PORT: '0',
-      DATA_DIR: 'memory',
-      LOG_LEVEL: 'silent',
-      POSTS_TOKEN: '',
-    });
-    const { context, problems } = await client(browser);
-    const fresh = async (path: string) => {
-      const page = await context.newPage();
-      await page.goto(`${server.url}${path}`);
-      const shown = await listed(page);
-      await page.close();
-      return shown;
-    };
-    try {
+  ({ browser }) =>
+    onExample(browser, { POSTS_TOKEN: '' }, [{}], async (server, { context, problems }) => {
+      const fresh = async (path: string) => {
+        const page = await context.newPage();
+        await page.goto(`${server.url}${path}`);
+        const shown = await listed(page);
+        await page.close();
+        return shown;
+      };
       assert.is(await api(server, 'POST', '/posts', { id: 'p1', title: 'First' }), 201);
       const first = await watching(context, `${server.url}/posts?limit=2`);
       const second = await watching(context, `${server.url}/posts?limit=2&offset=2`);
@@ -292,61 +282,37 @@ run(
       assert.equal(await listed(first), await fresh('/posts?limit=2'));
       assert.is(await first.locator('ul.posts li').count(), 2);
       assert.equal(problems, []);
-    } finally {
-      await context.close();
-      await stop(server);
-    }
-  },
+    }),
 );
 
-run(
-  'a reload event: the page says it may be out of date and links the list as it is now',
-  async ({ browser }) => {
-    const server = await start('node', EXAMPLE, {
-      PORT: '0',
-      DATA_DIR: 'memory',
-      LOG_LEVEL: 'silent',
-      POSTS_TOKEN: '',
-    });
-    const { context, problems } = await client(browser);
-    try {
-      const page = await context.newPage();
-      // The stream the broker sends when a client resumes from before what it keeps, answered here at once.
-      await page.route('**/posts', (route) =>
-        route.request().resourceType() === 'eventsource'
-          ? route.fulfill({
-              headers: { 'Content-Type': 'text/event-stream' },
-              body: 'retry: 600000\n\nevent: reload\nid: gone-1\ndata: {"reason":"events were missed: fetch afresh"}\n\n',
-            })
-          : route.continue(),
-      );
-      await page.goto(`${server.url}/posts`);
-      const refresh = page.getByRole('link', { name: 'Show the list as it is now' });
-      await refresh.waitFor(WAIT);
-      assert.is(await refresh.getAttribute('href'), '/posts');
-      assert.is(await said(page).innerText(), 'Posts changed while this page was not following them.');
-      await accessible(page);
-      assert.equal(problems, []);
-    } finally {
-      await context.close();
-      await stop(server);
-    }
-  },
+run('a reload event: the page says it may be out of date and links the list as it is now', ({ browser }) =>
+  onExample(browser, { POSTS_TOKEN: '' }, [{}], async (server, { context, problems }) => {
+    const page = await context.newPage();
+    // The stream the broker sends when a client resumes from before what it keeps, answered here at once.
+    await page.route('**/posts', (route) =>
+      route.request().resourceType() === 'eventsource'
+        ? route.fulfill({
+            headers: { 'Content-Type': 'text/event-stream' },
+            body: 'retry: 600000\n\nevent: reload\nid: gone-1\ndata: {"reason":"events were missed: fetch afresh"}\n\n',
+          })
+        : route.continue(),
+    );
+    await page.goto(`${server.url}/posts`);
+    const refresh = page.getByRole('link', { name: 'Show the list as it is now' });
+    await refresh.waitFor(WAIT);
+    assert.is(await refresh.getAttribute('href'), '/posts');
+    assert.is(await said(page).innerText(), 'Posts changed while this page was not following them.');
+    await accessible(page);
+    assert.equal(problems, []);
+  }),
 );
 
-run(
-  'without JavaScript, or without EventSource, the index is the page it always was',
-  async ({ browser }) => {
-    const server = await start('node', EXAMPLE, {
-      PORT: '0',
-      DATA_DIR: 'memory',
-      LOG_LEVEL: 'silent',
-      POSTS_TOKEN: '',
-    });
-    const plain = await client(browser, { javaScriptEnabled: false });
-    const bare = await client(browser);
-    const live = await client(browser);
-    try {
+run('without JavaScript, or without EventSource, the index is the page it always was', ({ browser }) =>
+  onExample(
+    browser,
+    { POSTS_TOKEN: '' },
+    [{ javaScriptEnabled: false }, {}, {}],
+    async (server, plain, bare, live) => {
       assert.is(await api(server, 'POST', '/posts', { id: 'kept', title: 'Kept as it was' }), 201);
       const url = `${server.url}/posts?limit=1`;
       const off = await plain.context.newPage();
@@ -369,11 +335,8 @@ run(
       await on.getByRole('link', { name: 'Next page' }).waitFor(WAIT);
       assert.is(await markup(without), page);
       assert.equal([...plain.problems, ...bare.problems, ...live.problems], []);
-    } finally {
-      await Promise.all([plain.context.close(), bare.context.close(), live.context.close()]);
-      await stop(server);
-    }
-  },
+    },
+  ),
 );
 
 test.run();

@@ -17,6 +17,7 @@ import {
   type Listen,
 } from '../../examples/posts/deploy/live-broker.js';
 import { migrate } from '../../examples/posts/deploy/migrations.js';
+import { parseEventBlock, within, type ServerSentEvent } from '../support/event-stream-client.js';
 import { raw, type RawResponse } from '../support/http.js';
 import { needs } from '../support/needs.js';
 import { needPostgres, sharedPostgres, type Postgres } from '../support/postgres.js';
@@ -50,13 +51,6 @@ watching.run();
 /** How long any one read waits before the test fails: a safety net so that nothing hangs, never a measure. */
 const PATIENCE_MS = 15_000;
 
-/** An event as a client reads it off the stream. */
-interface ServerSentEvent {
-  readonly event: string | undefined;
-  readonly id: string | undefined;
-  readonly data: string;
-}
-
 /** A stream being watched, read as it comes over a connection of its own. */
 interface Watch {
   readonly status: number;
@@ -72,32 +66,7 @@ interface Watch {
 }
 
 /** `promise`, or a failure naming `what` once `PATIENCE_MS` have passed. */
-function patiently<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${PATIENCE_MS} ms`)), PATIENCE_MS);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-/** One block of the stream as an event, or `undefined` for comments (and `retry:`) alone. */
-function parseEvent(block: string): ServerSentEvent | undefined {
-  let event: string | undefined;
-  let id: string | undefined;
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'id') id = value;
-    else if (field === 'data') data.push(value);
-  }
-  return event === undefined && id === undefined && data.length === 0
-    ? undefined
-    : { event, id, data: data.join('\n') };
-}
+const patiently = <T>(promise: Promise<T>, what: string): Promise<T> => within(promise, PATIENCE_MS, what);
 
 /**
  * `GET path` with `Accept: text/event-stream` (and `headers`) on a connection of its own, resolved once the
@@ -167,7 +136,7 @@ function watch(url: string, path: string, headers: Record<string, string> = {}):
       res.on('data', (chunk: string) => {
         buffer += chunk;
         for (let at = buffer.indexOf('\n\n'); at !== -1; at = buffer.indexOf('\n\n')) {
-          const event = parseEvent(buffer.slice(0, at));
+          const event = parseEventBlock(buffer.slice(0, at));
           buffer = buffer.slice(at + 2);
           if (event !== undefined) events.push(event);
           resolve(stream);

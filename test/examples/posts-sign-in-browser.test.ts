@@ -1,14 +1,12 @@
 // examples/posts with POSTS_TOKEN in Chromium: sign in (a wrong token first), write, sign out, and a forged
 // cross-site sign-in refused. Skipped, with a warning, where no Chromium is installed.
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postsOptions } from '../../examples/posts/app.js';
 import { postsTable } from '../../examples/posts/hooks.js';
-import { launchChromium, needChromium } from '../support/browser.js';
+import { accessible, launchChromium, needChromium } from '../support/browser.js';
 import { needs } from '../support/needs.js';
 import { deterministicPosts } from '../support/posts.js';
 import { ADAPTERS } from '../support/servers.js';
@@ -19,20 +17,6 @@ const ENV = {
   SESSION_SECRET: 'a browser secret of thirty-two chars',
   LOG_LEVEL: 'silent',
 };
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's WCAG 2.1 A and AA rules in the page, failing with every violation (as browser.test.ts does). */
-async function accessible(page: Page): Promise<void> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: Function } }).axe;
-    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return results.violations.map((v: { id: string }) => v.id);
-  });
-  assert.equal(violations, [], `axe-core on ${page.url()}`);
-}
 
 /** A page on another site whose form signs in here: a forged sign-in. */
 function attackerSite(target: string): Promise<Server> {

@@ -371,15 +371,20 @@ async function collect(events: AsyncGenerator<WatchEvent<Post, string>, void, un
   return seen;
 }
 
+/** Watches the index and creates post A once the stream is open: where every resume below starts. */
+async function watchedFromA(api: Awaited<ReturnType<typeof world>>['api'], tap: Tap, signal: AbortSignal) {
+  const events = watch(api.posts.index, { signal });
+  const first = next(events);
+  await tap.answers(1);
+  await api.posts.create({ body: { title: 'A' } });
+  return { events, a: await first };
+}
+
 test('watch() :: toFetch :: resumes after drain() ended the stream: the changes made meanwhile, none twice', async () => {
   const w = await world(IN_PROCESS);
   const after = toFetch(w.table, { onError: () => {} });
   try {
-    const events = watch(w.api.posts.index, { signal: w.control.signal });
-    const first = next(events);
-    await w.tap.answers(1);
-    await w.api.posts.create({ body: { title: 'A' } });
-    const a = await first;
+    const { events, a } = await watchedFromA(w.api, w.tap, w.control.signal);
     // The server drains; the watch's reconnection waits at the tap while changes are made.
     w.tap.hold();
     // Waiting for the next events, as a for await loop does, is what makes the watch reconnect.
@@ -420,11 +425,7 @@ test('watch() :: node :: resumes after the server restarts on its port (close(),
   const api = client(table, { baseUrl: running.url, fetch: tap.fetch });
   const control = new AbortController();
   try {
-    const events = watch(api.posts.index, { signal: control.signal });
-    const first = next(events);
-    await tap.answers(1);
-    await api.posts.create({ body: { title: 'A' } });
-    const a = await first;
+    const { events, a } = await watchedFromA(api, tap, control.signal);
     tap.hold();
     const missing = collect(events, 1);
     await running.close();
@@ -460,11 +461,7 @@ test('watch() :: node :: resumes after the connection is cut mid-stream', async 
   const w = await world(NODE);
   const running = w.served;
   try {
-    const events = watch(w.api.posts.index, { signal: w.control.signal });
-    const first = next(events);
-    await w.tap.answers(1);
-    await w.api.posts.create({ body: { title: 'A' } });
-    const a = await first;
+    const { events, a } = await watchedFromA(w.api, w.tap, w.control.signal);
     w.tap.hold();
     const missing = collect(events, 1);
     running.cut!();

@@ -1,10 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openEventStreams } from '../../adapters/pipeline/way-out.js';
-import { events, HttpError, resource, type EventSink, type HandlerRequest } from '../../core/index.js';
+import { events, HttpError, resource, type HandlerRequest } from '../../core/index.js';
 import {
   eventually,
   onEveryTarget,
+  probes,
   STREAM_TARGETS,
   type StreamTarget,
 } from '../support/event-stream-client.js';
@@ -13,8 +14,8 @@ import {
 // does not read (maxBuffered), a server that stops (close(), drain()), a client that leaves before the answer,
 // and how many may be open at once (maxEventStreams).
 
-/** The sink each request's `start` got, by its `X-Probe` header. */
-const sinks = new Map<string, EventSink>();
+/** The sinks of this file's streams by `X-Probe`, and how a test finds one. */
+const { sinks, probe, sinkOf } = probes();
 /** How a flood ended, by `X-Probe`: the bytes it got out before send() said no, and whether the sink closed. */
 const floods = new Map<string, { sent: number; closed: boolean; aborted: boolean }>();
 /** Requests whose signal aborted (their client left), by `X-Probe`. */
@@ -26,17 +27,6 @@ const gates = new Map<string, { entered: () => void; open: Promise<void>; releas
 const FLOOD_CAP = 256 * 1024 * 1024;
 /** What a flooded stream may queue for its client. */
 const MAX_BUFFERED = 64 * 1024;
-
-function probe(req: HandlerRequest): string {
-  const key = req.headers['x-probe'];
-  if (typeof key !== 'string') throw new HttpError(400, 'every request here has an X-Probe header');
-  return key;
-}
-
-async function sinkOf(key: string): Promise<EventSink> {
-  await eventually(() => sinks.has(key), `the stream of ${key} started`);
-  return sinks.get(key)!;
-}
 
 /** A gate for the request sent with `X-Probe: key`: `entered` once its handler waits, `release` lets it answer. */
 function gate(key: string): { entered: Promise<void>; release: () => void } {

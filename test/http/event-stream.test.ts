@@ -7,7 +7,6 @@ import {
   HttpError,
   resource,
   routes,
-  type EventSink,
   type HandlerRequest,
   type Reply,
   type Route,
@@ -16,31 +15,21 @@ import { openEventStreams } from '../../adapters/pipeline/way-out.js';
 import {
   eventually,
   onEveryTarget,
+  probes,
   parseEventStream,
   type StreamTarget,
 } from '../support/event-stream-client.js';
+import { lastIdStream } from '../support/event-stream-app.js';
 import { tableOf } from '../../core/table/table.js';
 
 // Event streams (`events()`) on the node adapter, polka 0.5 and 1.0 and toFetch in process, each case on all of
 // them at once: the head, the bytes on the wire, what no field can smuggle, heartbeats, Last-Event-ID, a client
 // that leaves, handlerTimeout, errors in `start`, hooks, HEAD and checkResponses.
 
-/** The sink each request's `start` got, by its `X-Probe` header, for the test to look at from outside. */
-const sinks = new Map<string, EventSink>();
+/** The sinks of this file's streams by `X-Probe`, and how a test finds one. */
+const { sinks, probe, sinkOf } = probes();
 /** What a handler saw when it tried to write what it may not, by `X-Probe`. */
 const refusals = new Map<string, string[]>();
-
-function probe(req: HandlerRequest): string {
-  const key = req.headers['x-probe'];
-  if (typeof key !== 'string') throw new HttpError(400, 'every request here has an X-Probe header');
-  return key;
-}
-
-/** The sink of the request sent with `X-Probe: key`, once its `start` ran. */
-async function sinkOf(key: string): Promise<EventSink> {
-  await eventually(() => sinks.has(key), `the stream of ${key} started`);
-  return sinks.get(key)!;
-}
 
 /** A number from the query string, or `undefined`. */
 function numberIn(req: HandlerRequest, name: string): number | undefined {
@@ -123,15 +112,7 @@ const STREAMS: Record<string, (req: HandlerRequest, reply: Reply) => unknown> = 
     events(req, (stream) => void sinks.set(probe(req), stream), {
       heartbeat: numberIn(req, 'heartbeat') ?? 0,
     }),
-  'last-id': (req) =>
-    events(
-      req,
-      (stream) => {
-        stream.send({ event: 'resumed', data: stream.lastEventId ?? '(none)' });
-        stream.close();
-      },
-      { heartbeat: 0 },
-    ),
+  'last-id': lastIdStream,
   late: async (req) => {
     // The handler answers after a turn of the event loop, under handlerTimeout.
     await Promise.resolve();

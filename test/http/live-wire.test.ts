@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { guard, HttpError, isFormSubmission, resource } from '../../core/index.js';
 import { changed, live, type Live } from '../../core/features/live/index.js';
 import type { Running } from '../../adapters/node.js';
+import { eventually, EventReader, within, type ServerSentEvent } from '../support/event-stream-client.js';
 import { ADAPTERS } from '../support/servers.js';
 
 // sevenfold/live over sockets, on every adapter: the stream's head and first bytes, events for JSON and form
@@ -13,86 +14,6 @@ import { ADAPTERS } from '../support/servers.js';
 // close ending its streams.
 
 const READ_LIMIT = 5_000;
-
-function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing came within ${READ_LIMIT} ms`)), READ_LIMIT);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-interface Received {
-  readonly event: string | undefined;
-  readonly id: string | undefined;
-  readonly data: string;
-}
-
-/** An EventSource's reading of a response body, one bounded read at a time. */
-class Watcher {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly #decoder = new TextDecoder();
-  #buffer = '';
-
-  constructor(readonly response: Response) {
-    assert.is(response.status, 200);
-    assert.is(response.headers.get('content-type'), 'text/event-stream');
-    this.#reader = response.body!.getReader();
-  }
-
-  async next(): Promise<Received> {
-    for (;;) {
-      const end = this.#buffer.indexOf('\n\n');
-      if (end !== -1) {
-        const block = this.#buffer.slice(0, end);
-        this.#buffer = this.#buffer.slice(end + 2);
-        const event = parse(block);
-        if (event !== undefined) return event;
-        continue;
-      }
-      const chunk = await within(this.#reader.read(), 'the next event');
-      if (chunk.done) throw new Error('the stream ended before an event');
-      this.#buffer += this.#decoder.decode(chunk.value, { stream: true });
-    }
-  }
-
-  async take(count: number): Promise<Received[]> {
-    const got: Received[] = [];
-    while (got.length < count) got.push(await this.next());
-    return got;
-  }
-
-  /** Reads to the end, which must come with no event before it. */
-  async ended(): Promise<void> {
-    for (;;) {
-      const chunk = await within(this.#reader.read(), 'the end of the stream');
-      if (chunk.done) break;
-      this.#buffer += this.#decoder.decode(chunk.value, { stream: true });
-    }
-    assert.equal(this.#buffer.split('\n\n').map(parse).filter(Boolean), [], 'no event before the end');
-  }
-
-  close(): Promise<void> {
-    return this.#reader.cancel().catch(() => {});
-  }
-}
-
-function parse(block: string): Received | undefined {
-  let event: string | undefined;
-  let id: string | undefined;
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'id') id = value;
-    else if (field === 'data') data.push(value);
-  }
-  if (event === undefined && id === undefined && data.length === 0) return undefined;
-  return { event, id, data: data.join('\n') };
-}
 
 /**
  * One request on a connection of its own that closes after it (fetch's pooled keep-alive connections would hold
@@ -115,20 +36,12 @@ function fetch(url: string, init: { method?: string; headers?: Record<string, st
       sent.on('error', reject);
       sent.end(init.body);
     }),
+    READ_LIMIT,
     `${init.method ?? 'GET'} ${url}`,
   );
 }
 
-const shown = (event: Received) => [event.event, JSON.parse(event.data) as unknown];
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  await within(
-    (async () => {
-      while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
-    })(),
-    what,
-  );
-}
+const shown = (event: ServerSentEvent) => [event.event, JSON.parse(event.data) as unknown];
 
 const Post = {
   type: 'object',
@@ -200,8 +113,9 @@ async function onEachAdapter(
   }
 }
 
-async function watch(url: string, headers: Record<string, string> = SIGNED_IN): Promise<Watcher> {
-  return new Watcher(await fetch(url, { headers }));
+async function watch(url: string, headers: Record<string, string> = SIGNED_IN): Promise<EventReader> {
+  // A socket the server closed leaves a broken body, which the client then cancels without a fuss.
+  return new EventReader(await fetch(url, { headers }), { status: 200, ms: READ_LIMIT, closeBroken: true });
 }
 
 test('the wire :: an event stream head with no length, its first bytes at once, nothing buffered by proxies', () =>
@@ -223,6 +137,7 @@ test('the wire :: an event stream head with no length, its first bytes at once, 
           'GET /posts HTTP/1.1\r\nHost: test.local\r\nAccept: text/event-stream\r\nX-User: ada\r\n\r\n',
         );
       }),
+      READ_LIMIT,
       'the head and first bytes',
     );
     assert.match(head, /^HTTP\/1\.1 200 OK\r\n/);
@@ -301,13 +216,13 @@ test('disconnect(tag) :: ends the tagged streams on the wire; a client that leav
     }).then((response) => response.text());
     const ada = await watch(`${running.url}/posts`);
     const anonymous = await watch(`${running.url}/posts/1`, { Accept: 'text/event-stream' });
-    await until(() => changes.open === 2, 'both streams open');
+    await eventually(() => changes.open === 2, 'both streams open');
     await changes.disconnect('ada');
     await ada.ended();
     await changes.publish('posts', 'updated', { id: '1', title: 'still watched' });
     assert.equal(shown(await anonymous.next()), ['updated', { id: '1', title: 'still watched' }]);
     await anonymous.close();
-    await until(() => changes.open === 0, 'the stream of the client that left is let go of');
+    await eventually(() => changes.open === 0, 'the stream of the client that left is let go of');
   }));
 
 test('maxEventStreams :: one stream past the limit is 503 with Retry-After, not a stream', () =>
@@ -330,9 +245,9 @@ test("a server's close() :: ends its streams, so that it stops at once and their
     const watcher = await watch(`${running.url}/posts`);
     const closed = running.close();
     await watcher.ended();
-    const { cut } = (await within(closed, 'the server closing')) as { cut?: number };
+    const { cut } = (await within(closed, READ_LIMIT, 'the server closing')) as { cut?: number };
     assert.is(cut ?? 0, 0, `[${adapter.name}] nothing had to be cut`);
-    await until(() => changes.open === 0, `[${adapter.name}] the hub let go of the stream`);
+    await eventually(() => changes.open === 0, `[${adapter.name}] the hub let go of the stream`);
   }
 });
 

@@ -23,102 +23,16 @@ import {
   type LiveOptions,
 } from '../../core/features/live/index.js';
 import { toFetch, type FetchApp } from '../../adapters/fetch.js';
+import { EventReader, within, type ServerSentEvent } from '../support/event-stream-client.js';
 
 // sevenfold/live answered in process by toFetch(): what watchers of a resource are sent when it changes (JSON
 // and forms, through its own handlers or publish()), and what they are not: another member's, another
 // parent's, a failed change's, what the show schema leaves out, events twice or out of order on a resume.
 
-// ---- an event-stream client: reads are bounded, so that a missing event fails the test instead of hanging it
-
-interface Received {
-  readonly event: string | undefined;
-  readonly id: string | undefined;
-  readonly data: string;
-}
-
-const READ_LIMIT = 5_000;
-
-function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing came within ${READ_LIMIT} ms`)), READ_LIMIT);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-/** Reads a stream's events one at a time, skipping comments and the first `retry:`. */
-class Watcher {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly #decoder = new TextDecoder();
-  #buffer = '';
-
-  constructor(readonly response: Response) {
-    assert.is(response.headers.get('content-type'), 'text/event-stream', 'the answer is an event stream');
-    this.#reader = response.body!.getReader();
-  }
-
-  /** The next event, or an error when the stream ends first. */
-  async next(): Promise<Received> {
-    for (;;) {
-      const end = this.#buffer.indexOf('\n\n');
-      if (end !== -1) {
-        const block = this.#buffer.slice(0, end);
-        this.#buffer = this.#buffer.slice(end + 2);
-        const event = parse(block);
-        if (event !== undefined) return event;
-        continue;
-      }
-      const chunk = await within(this.#reader.read(), 'the next event');
-      if (chunk.done) throw new Error(`the stream ended before an event (${JSON.stringify(this.#buffer)})`);
-      this.#buffer += this.#decoder.decode(chunk.value, { stream: true });
-    }
-  }
-
-  /** The next events, as `name id? data` lines. */
-  async take(count: number): Promise<Received[]> {
-    const got: Received[] = [];
-    while (got.length < count) got.push(await this.next());
-    return got;
-  }
-
-  /** Reads to the end, which must come with no event before it. */
-  async ended(): Promise<void> {
-    for (;;) {
-      const chunk = await within(this.#reader.read(), 'the end of the stream');
-      if (chunk.done) break;
-      this.#buffer += this.#decoder.decode(chunk.value, { stream: true });
-    }
-    const events = this.#buffer
-      .split('\n\n')
-      .map(parse)
-      .filter((event) => event !== undefined);
-    assert.equal(events, [], 'no event before the end');
-  }
-
-  close(): Promise<void> {
-    return this.#reader.cancel();
-  }
-}
-
-function parse(block: string): Received | undefined {
-  let event: string | undefined;
-  let id: string | undefined;
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'id') id = value;
-    else if (field === 'data') data.push(value);
-  }
-  if (event === undefined && id === undefined && data.length === 0) return undefined;
-  return { event, id, data: data.join('\n') };
-}
+// ---- reads of event streams are bounded (EventReader), so that a missing event fails the test instead of hanging it
 
 /** An event as the tests compare it: its name and its data parsed. */
-const shown = (event: Received) => [event.event, JSON.parse(event.data) as unknown];
+const shown = (event: ServerSentEvent) => [event.event, JSON.parse(event.data) as unknown];
 
 /** Waits until `condition` holds (a stream let go of what it held), checking after each turn of the loop. */
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -126,6 +40,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
     (async () => {
       while (!condition()) await new Promise((resolve) => setImmediate(resolve));
     })(),
+    5_000,
     what,
   );
 }
@@ -201,7 +116,7 @@ interface App {
   readonly handler: FetchApp;
   readonly errors: unknown[];
   request(path: string, init?: RequestInit): Promise<Response>;
-  watch(path: string, headers?: Record<string, string>): Promise<Watcher>;
+  watch(path: string, headers?: Record<string, string>): Promise<EventReader>;
   send(method: string, path: string, body?: unknown): Promise<Response>;
   form(path: string, body: string): Promise<Response>;
 }
@@ -217,7 +132,7 @@ function appOf(source: Routable, changes: Live): App {
     errors,
     request,
     async watch(path, headers = {}) {
-      return new Watcher(await request(path, { headers: { Accept: 'text/event-stream', ...headers } }));
+      return new EventReader(await request(path, { headers: { Accept: 'text/event-stream', ...headers } }));
     },
     send: (method, path, body) =>
       request(path, {

@@ -43,6 +43,17 @@ function probe(req: HandlerRequest): string {
   return typeof key === 'string' ? key : '-';
 }
 
+/** A stream that sends back the Last-Event-ID it was asked with (`(none)` without one), then ends. */
+export const lastIdStream = (req: HandlerRequest) =>
+  events(
+    req,
+    (stream) => {
+      stream.send({ event: 'resumed', data: stream.lastEventId ?? '(none)' });
+      stream.close();
+    },
+    { heartbeat: 0 },
+  );
+
 /** A fresh app: its streams, `/state`, and `/drain` (the handler's own drain()). */
 export function eventStreamApp(): FetchApp {
   const left: string[] = [];
@@ -73,15 +84,7 @@ export function eventStreamApp(): FetchApp {
         heartbeat: typeof heartbeat === 'string' ? Number(heartbeat) : 0,
       });
     },
-    'last-id': (req) =>
-      events(
-        req,
-        (stream) => {
-          stream.send({ event: 'resumed', data: stream.lastEventId ?? '(none)' });
-          stream.close();
-        },
-        { heartbeat: 0 },
-      ),
+    'last-id': lastIdStream,
     flood: (req) =>
       events(
         req,

@@ -2,12 +2,13 @@
 // every wait bounded.
 import { connect, type Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
+import * as assert from 'uvu/assert';
 import polka from 'polka';
 import polkaNext from 'polka-next';
 import { toFetch, type FetchApp, type FetchOptions } from '../../adapters/fetch.js';
 import { listen, serve, type Running, type ServeOptions } from '../../adapters/node.js';
 import { mount } from '../../adapters/polka.js';
-import type { Routable } from '../../core/index.js';
+import { HttpError, type EventSink, type HandlerRequest, type Routable } from '../../core/index.js';
 import { requestText, type RawRequest } from './http.js';
 import { toRequest } from './in-process.js';
 
@@ -372,6 +373,29 @@ export async function eventually(condition: () => boolean, what: string, ms = 50
   }
 }
 
+/**
+ * The `X-Probe` header every request of a stream test carries, and the sinks its handlers keep by it, for the
+ * test to find a stream from outside.
+ */
+export function probes() {
+  const sinks = new Map<string, EventSink>();
+  return {
+    /** The sink each request's `start` got, by its `X-Probe` header. */
+    sinks,
+    /** The request's `X-Probe` header; a request without one is a mistake of the test, answered 400. */
+    probe(req: HandlerRequest): string {
+      const key = req.headers['x-probe'];
+      if (typeof key !== 'string') throw new HttpError(400, 'every request here has an X-Probe header');
+      return key;
+    },
+    /** The sink of the request sent with `X-Probe: key`, once its `start` ran. */
+    async sinkOf(key: string): Promise<EventSink> {
+      await eventually(() => sinks.has(key), `the stream of ${key} started`);
+      return sinks.get(key)!;
+    },
+  };
+}
+
 /** One event as a client dispatches it (WHATWG HTML §9.2.6): its type, its data, the last event id then. */
 export interface ParsedEvent {
   readonly event: string;
@@ -397,14 +421,116 @@ export function parseEventStream(text: string): { events: ParsedEvent[]; retries
       continue;
     }
     if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
+    const [field, value] = fieldOf(line);
     if (field === 'event') type = value;
     else if (field === 'data') data += `${value}\n`;
     else if (field === 'id' && !value.includes('\0')) lastEventId = value;
     else if (field === 'retry' && /^\d+$/.test(value)) retries.push(Number(value));
   }
   return { events, retries };
+}
+
+/** A field line's name and value: what follows its first colon, less one leading space (WHATWG HTML §9.2.6). */
+function fieldOf(line: string): [field: string, value: string] {
+  const colon = line.indexOf(':');
+  if (colon === -1) return [line, ''];
+  const value = line.slice(colon + 1);
+  return [line.slice(0, colon), value.startsWith(' ') ? value.slice(1) : value];
+}
+
+/** One event block as it was sent: its `event` and `id` fields as they came (or absent), its data lines joined. */
+export interface ServerSentEvent {
+  readonly event: string | undefined;
+  readonly id: string | undefined;
+  readonly data: string;
+}
+
+/** One block of a stream (the text between blank lines) as an event, or `undefined` for comments and `retry:` alone. */
+export function parseEventBlock(block: string): ServerSentEvent | undefined {
+  let event: string | undefined;
+  let id: string | undefined;
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line === '' || line.startsWith(':')) continue;
+    const [field, value] = fieldOf(line);
+    if (field === 'event') event = value;
+    else if (field === 'id') id = value;
+    else if (field === 'data') data.push(value);
+  }
+  if (event === undefined && id === undefined && data.length === 0) return undefined;
+  return { event, id, data: data.join('\n') };
+}
+
+/** How an `EventReader` checks its response and how long each of its reads may wait. */
+export interface EventReaderOptions {
+  /** The status the response must have; unchecked when absent. */
+  readonly status?: number;
+  /** How long one read waits before the test fails (5 s). */
+  readonly ms?: number;
+  /** Whether `close()` passes over a body that already broke (a socket the server closed), instead of rejecting. */
+  readonly closeBroken?: boolean;
+}
+
+/** A `text/event-stream` response's events, read one bounded read at a time, so that a missing event fails. */
+export class EventReader {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #decoder = new TextDecoder();
+  readonly #ms: number;
+  readonly #closeBroken: boolean;
+  #buffer = '';
+
+  constructor(
+    readonly response: Response,
+    { status, ms = 5000, closeBroken = false }: EventReaderOptions = {},
+  ) {
+    if (status !== undefined) assert.is(response.status, status);
+    assert.is(response.headers.get('content-type'), 'text/event-stream', 'the answer is an event stream');
+    this.#reader = response.body!.getReader();
+    this.#ms = ms;
+    this.#closeBroken = closeBroken;
+  }
+
+  /** The next event (comments and `retry:` alone are none), or an error when the stream ends first. */
+  async next(): Promise<ServerSentEvent> {
+    for (;;) {
+      const end = this.#buffer.indexOf('\n\n');
+      if (end !== -1) {
+        const block = this.#buffer.slice(0, end);
+        this.#buffer = this.#buffer.slice(end + 2);
+        const event = parseEventBlock(block);
+        if (event !== undefined) return event;
+        continue;
+      }
+      const chunk = await within(this.#reader.read(), this.#ms, 'the next event');
+      if (chunk.done) throw new Error(`the stream ended before an event (${JSON.stringify(this.#buffer)})`);
+      this.#buffer += this.#decoder.decode(chunk.value, { stream: true });
+    }
+  }
+
+  /** The next `count` events. */
+  async take(count: number): Promise<ServerSentEvent[]> {
+    const got: ServerSentEvent[] = [];
+    while (got.length < count) got.push(await this.next());
+    return got;
+  }
+
+  /** Reads to the end, which must come with no event before it. */
+  async ended(): Promise<void> {
+    for (;;) {
+      const chunk = await within(this.#reader.read(), this.#ms, 'the end of the stream');
+      if (chunk.done) break;
+      this.#buffer += this.#decoder.decode(chunk.value, { stream: true });
+    }
+    const events = this.#buffer
+      .split('\n\n')
+      .map(parseEventBlock)
+      .filter((event) => event !== undefined);
+    assert.equal(events, [], 'no event before the end');
+  }
+
+  /** The client goes away: the body cancelled. */
+  close(): Promise<void> {
+    const cancelled = this.#reader.cancel();
+    return this.#closeBroken ? cancelled.catch(() => {}) : cancelled;
+  }
 }
