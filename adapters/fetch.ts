@@ -3,7 +3,8 @@ import type { Routable } from '../core/table/table.js';
 import { createPipeline } from './pipeline/handle-request.js';
 import type { DispatchOptions } from './pipeline/settings.js';
 import { ajvCompiler } from './web/bundled-ajv.js';
-import { FetchExchange, type OpenStreams } from './web/fetch-exchange.js';
+import { FetchExchange } from './web/fetch-exchange.js';
+import { OpenStreams } from './pipeline/open-streams.js';
 
 export type { DispatchOptions } from './pipeline/settings.js';
 export type { PrecompiledValidators } from './pipeline/precompiled.js';
@@ -44,19 +45,13 @@ export function toFetch(source: Routable, options: FetchOptions = {}): FetchApp 
   // A timer per waiting step: on workerd a timer belongs to the request that set it.
   const pipeline = createPipeline(source, options, ajvCompiler, 'per-step');
   const clientAddress = options.clientAddress ?? runtimeAddress;
-  const streams: OpenStreams = { open: new Set(), draining: false };
+  const streams = new OpenStreams();
   const handler: FetchHandler = (request, ...platform) => {
     const exchange = new FetchExchange(request, platform, clientAddress, streams);
     pipeline.receive(exchange);
     return exchange.response();
   };
-  const drain = (): number => {
-    streams.draining = true;
-    const open = [...streams.open];
-    for (const stream of open) stream.close();
-    return open.length;
-  };
-  return Object.assign(handler, { drain });
+  return Object.assign(handler, { drain: () => streams.drain() });
 }
 
 /**

@@ -1,5 +1,6 @@
 // Hidden state on node's objects, in one place: request order per connection, draining, the front mark.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { OpenStreams, type Endable } from '../pipeline/open-streams.js';
 
 // Every symbol the adapters set on node's objects is declared here, so that hidden state is indexed in one
 // place.
@@ -16,30 +17,19 @@ const DRAINING = Symbol.for('sevenfold.draining');
 // Set on a server while it writes event streams: the streams a drain ends.
 const STREAMS = Symbol.for('sevenfold.streams');
 
-/** What a draining server ends: an event stream being written. */
-export interface Endable {
-  close(): void;
-  onClose(listener: () => void): void;
-}
-
-type Tracked = Server & { [DRAINING]?: boolean; [STREAMS]?: Set<Endable> };
+type Tracked = Server & { [DRAINING]?: boolean; [STREAMS]?: OpenStreams };
 
 /** Makes every answer the server writes from now on close its connection, and ends its event streams. */
 export function startDraining(server: Server): void {
   const tracked = server as Tracked;
   tracked[DRAINING] = true;
-  // A stream never finishes by itself: ended now, its client sees the end and reconnects to another server.
-  for (const stream of tracked[STREAMS] ?? []) stream.close();
+  (tracked[STREAMS] ??= new OpenStreams()).drain();
 }
 
-/** Keeps an event stream the response writes, for a drain to end; one written while draining ends at once. */
+/** Keeps an event stream the response writes, for the server's drain to end. */
 export function trackStream(res: ServerResponse, stream: Endable): void {
   const server = (res.socket as { server?: Tracked } | null)?.server;
-  if (server === undefined) return;
-  if (server[DRAINING] === true) return stream.close();
-  const streams = (server[STREAMS] ??= new Set());
-  streams.add(stream);
-  stream.onClose(() => streams.delete(stream));
+  if (server !== undefined) (server[STREAMS] ??= new OpenStreams()).keep(stream);
 }
 
 /** Whether the response's server is shutting down, so that its connection must close after it. */

@@ -15,13 +15,8 @@ import {
   type StreamDone,
 } from '../pipeline/exchange.js';
 import { peekWebBody, streamWebBody } from './stream-body.js';
-import { eventStreamOf, type EventStream } from '../../core/response/event-stream.js';
-
-/** The event streams one handler writes, for its `drain()` to end. */
-export interface OpenStreams {
-  readonly open: Set<EventStream>;
-  draining: boolean;
-}
+import { eventStreamOf } from '../../core/response/event-stream.js';
+import type { OpenStreams } from '../pipeline/open-streams.js';
 
 // As the node adapter words it (adapters/http/node-exchange.ts).
 const MANY_HOSTS = new HttpError(400, 'the request has more than one Host header');
@@ -216,18 +211,14 @@ export class FetchExchange extends Exchange {
   private track(body: ReadableStream<Uint8Array>): void {
     const events = eventStreamOf(body);
     if (events === undefined) return;
-    const streams = this.streams!;
-    if (streams.draining) return events.close();
-    streams.open.add(events);
+    this.streams!.keep(events);
+    if (events.closed) return;
     // workerd never cancels a body whose client left, it aborts the request's signal (enable_request_signal):
     // without this, the stream would count as open for the isolate's life.
     const signal = this.request.signal;
     const gone = () => events.close();
     signal.addEventListener('abort', gone, { once: true });
-    events.onClose(() => {
-      streams.open.delete(events);
-      signal.removeEventListener('abort', gone);
-    });
+    events.onClose(() => signal.removeEventListener('abort', gone));
   }
 
   destroy(): void {
